@@ -1,0 +1,98 @@
+#pragma once
+// DistArray<T, D, MemorySpace>: a D-dimensional global array spread over the
+// ranks of a communicator by a Layout<D>.  Each rank holds its local block in
+// a row-major Kokkos::View (LayoutRight) of its local extents in MemorySpace,
+// so a CUDA or HIP Kokkos build keeps the data on the device.  Ranks outside
+// the layout's grid hold an empty block.  Construction is collective.
+
+#include <distarray/core/detail/view_of.hpp>
+#include <distarray/core/layout.hpp>
+#include <distarray/core/proc_grid.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <climits>
+#include <memory>
+#include <vector>
+
+namespace distarray {
+
+template <class T, int D, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+class DistArray {
+ public:
+  using value_type = T;
+  using memory_space = MemorySpace;
+  using view_type = Kokkos::View<typename detail::ArrayOf<T, D>::type, Kokkos::LayoutRight, MemorySpace>;
+  static constexpr int rank = D;
+
+  DistArray(const Layout<D>& layout, MPI_Comm comm)
+      : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
+    local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
+    local_ = detail::make_view<view_type>("distarray::local", local_extents_);
+  }
+
+  const Layout<D>& layout() const { return layout_; }
+  const ProcGrid<D>& grid() const { return *grid_; }
+  MPI_Comm comm() const { return grid_->comm(); }
+
+  /// The local block; its extents are local_extents().
+  const view_type& local() const { return local_; }
+  const Index<D>& local_extents() const { return local_extents_; }
+  index_t local_size() const { return element_count(local_extents_); }
+
+  /// Global index of the local element at local index l (this rank in the grid).
+  Index<D> global_index(const Index<D>& l) const { return layout_.global_index(*grid_->coord(), l); }
+
+  /// Sets every local element to f(global index); f runs on the host.
+  template <class F>
+  void fill(F&& f) {
+    auto host = Kokkos::create_mirror_view(local_);
+    T* data = host.data();
+    const index_t n = local_size();
+    for (index_t i = 0; i < n; ++i) data[i] = f(global_index(row_major_index(i, local_extents_)));
+    Kokkos::deep_copy(local_, host);
+  }
+
+  /// The whole array in row-major order on `root` (empty on other ranks).
+  /// Collective; meant for tests and small data.
+  std::vector<T> gather(int root = 0) const {
+    const index_t total = layout_.global_size();
+    if (total > index_t(INT_MAX / sizeof(T)))
+      throw ShapeMismatch("DistArray::gather: " + std::to_string(total) +
+                          " elements are too many to gather to one rank");
+    const int nranks = grid_->comm_size();
+    std::vector<int> counts(nranks, 0), displs(nranks, 0);
+    for (int r = 0; r < nranks; ++r) {
+      const auto c = layout_.grid().coord_of(r);
+      counts[r] = c ? int(element_count(layout_.local_extents(*c)) * sizeof(T)) : 0;
+      if (r > 0) displs[r] = displs[r - 1] + counts[r - 1];
+    }
+    auto host = Kokkos::create_mirror_view(local_);
+    Kokkos::deep_copy(host, local_);
+    std::vector<T> packed(grid_->rank() == root ? std::size_t(total) : 0);
+    DISTARRAY_MPI_CHECK(MPI_Gatherv(host.data(), counts[grid_->rank()], MPI_BYTE, packed.data(),
+                                    counts.data(), displs.data(), MPI_BYTE, root, grid_->comm()));
+    if (grid_->rank() != root) return {};
+    std::vector<T> global(static_cast<std::size_t>(total));
+    const Index<D> shape = layout_.shape();
+    for (int r = 0; r < nranks; ++r) {
+      const auto c = layout_.grid().coord_of(r);
+      if (!c) continue;
+      const Index<D> ext = layout_.local_extents(*c);
+      const T* src = packed.data() + displs[r] / sizeof(T);
+      const index_t n = element_count(ext);
+      for (index_t i = 0; i < n; ++i)
+        global[row_major_offset(layout_.global_index(*c, row_major_index(i, ext)), shape)] = src[i];
+    }
+    return global;
+  }
+
+ private:
+  Layout<D> layout_;
+  std::shared_ptr<const ProcGrid<D>> grid_;
+  Index<D> local_extents_{};
+  view_type local_;
+};
+
+}  // namespace distarray

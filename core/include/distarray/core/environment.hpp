@@ -1,0 +1,19 @@
+#pragma once
+// Environment: initializes MPI (if the caller has not) and Kokkos for the
+// lifetime of the object, and finalizes what it initialized.
+
+namespace distarray {
+
+class Environment {
+ public:
+  Environment(int& argc, char**& argv);
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+
+ private:
+  bool owns_mpi_ = false;
+  bool owns_kokkos_ = false;
+};
+
+}  // namespace distarray

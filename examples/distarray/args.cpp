@@ -1,0 +1,42 @@
+#include "args.hpp"
+
+#include <distarray/core/error.hpp>
+
+#include <charconv>
+
+namespace distarray::cli {
+
+Args::Args(int argc, char** argv, int first, const std::set<std::string>& valued,
+           const std::set<std::string>& flags) {
+  for (int i = first; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + arg + "'");
+    const std::string name = arg.substr(2);
+    if (flags.count(name)) {
+      values_[name] = "";
+    } else if (valued.count(name)) {
+      if (i + 1 >= argc) throw UsageError("option '" + arg + "' needs a value");
+      values_[name] = argv[++i];
+    } else {
+      throw UsageError("unknown option '" + arg + "'");
+    }
+  }
+}
+
+std::string Args::get(const std::string& name, const std::string& fallback) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+long long Args::get_int(const std::string& name, long long fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  long long v = 0;
+  const std::string& s = it->second;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || v < 0)
+    throw UsageError("option '--" + name + "' needs a non-negative integer, got '" + s + "'");
+  return v;
+}
+
+}  // namespace distarray::cli

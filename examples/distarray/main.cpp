@@ -1,0 +1,41 @@
+// distarray: the command-line tool over the library (DESIGN Sec. 7).
+
+#include "commands.hpp"
+
+#include <distarray/core.hpp>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+
+namespace {
+
+constexpr const char* usage =
+    "usage: distarray <command> [options]\n"
+    "commands:\n"
+    "  show   --shape NxM --layout TEXT [--svg FILE] [--index-base 0|1]\n"
+    "         the owner and local index of every element of a 1-D or 2-D layout;\n"
+    "         with no options, a built-in 2-D example\n"
+    "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  distarray::Environment env(argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string command = argc > 1 ? argv[1] : "";
+  try {
+    if (command == "show") return distarray::cli::run_show(argc, argv, MPI_COMM_WORLD);
+    if (command == "help" || command == "--help" || command == "-h") {
+      if (rank == 0) std::cout << usage;
+      return 0;
+    }
+    throw distarray::UsageError(command.empty() ? "no command given" : "unknown command '" + command + "'");
+  } catch (const distarray::UsageError& e) {
+    if (rank == 0) std::cerr << "distarray: error: " << e.what() << "\n\n" << usage;
+  } catch (const distarray::Error& e) {
+    if (rank == 0) std::cerr << "distarray: error: " << e.what() << '\n';
+  }
+  return 1;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs distarray's Debian packages (only those missing), then configures
+# and builds the project in ./build.  Safe to run again: it does only what is
+# left to do.  Usage: scripts/setup.sh [extra cmake -D options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake libopenmpi-dev openmpi-bin libtrilinos-kokkos-dev
+          libhdf5-openmpi-dev hdf5-tools python3-h5py libgtest-dev libbenchmark-dev
+          libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: these Debian packages are missing and installing them needs root: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# OpenMPI refuses to run as root and to oversubscribe small machines unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > build.log 2>&1 || { cat build.log; exit 1; }
+cmake --build build -j "$(nproc)" >> build.log 2>&1 || { tail -n 60 build.log; exit 1; }
+echo "setup: build ready in ./build (log: build.log)"
