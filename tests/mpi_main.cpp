@@ -16,8 +16,8 @@ class OtherRankFailures : public ::testing::EmptyTestEventListener {
   explicit OtherRankFailures(int rank) : rank_(rank) {}
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (r.failed())
-      std::fprintf(stderr, "[rank %d] %s:%d: %s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(),
-                   r.summary());
+      std::fprintf(stderr, "[rank %d] %s:%d: %s\n", rank_, r.file_name() ? r.file_name() : "?",
+                   r.line_number(), r.summary());
   }
 
  private:
@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   const int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
   int any_failed = 0;
   MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && any_failed && !failed) std::fprintf(stderr, "a test failed on another rank (see [rank r] lines)\n");
+  if (rank == 0 && any_failed && !failed)
+    std::fprintf(stderr, "a test failed on another rank (see [rank r] lines)\n");
   return any_failed;
 }

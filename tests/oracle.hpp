@@ -11,9 +11,9 @@
 namespace distarray::testing {
 
 struct Dealt {
-  std::vector<int> owner;                         ///< per global index
-  std::vector<index_t> local;                     ///< per global index
-  std::vector<std::vector<index_t>> globals;      ///< per process: global index at each local index
+  std::vector<int> owner;                     ///< per global index
+  std::vector<index_t> local;                 ///< per global index
+  std::vector<std::vector<index_t>> globals;  ///< per process: global index at each local index
 };
 
 inline Dealt deal(index_t n, int p, index_t b) {
@@ -34,11 +34,16 @@ inline Dealt deal(index_t n, int p, index_t b) {
 /// The block size the HPF definition gives each kind (Thakur Sec. 2).
 inline index_t hpf_block(DistKind kind, index_t n, int p, index_t param) {
   switch (kind) {
-    case DistKind::block: return n == 0 ? 1 : (n + p - 1) / p;
-    case DistKind::block_m: return param;
-    case DistKind::cyclic: return 1;
-    case DistKind::cyclic_b: return param;
-    case DistKind::collapsed: return n == 0 ? 1 : n;
+    case DistKind::block:
+      return n == 0 ? 1 : (n + p - 1) / p;
+    case DistKind::block_m:
+      return param;
+    case DistKind::cyclic:
+      return 1;
+    case DistKind::cyclic_b:
+      return param;
+    case DistKind::collapsed:
+      return n == 0 ? 1 : n;
   }
   return 1;
 }

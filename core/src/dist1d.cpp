@@ -22,9 +22,9 @@ Dist1D::Dist1D(DistKind kind, index_t n, int p, index_t b, index_t param)
   // A block larger than the whole extent maps exactly like a block of N (or 1
   // when N = 0); capping it keeps P*b from overflowing.
   b_ = std::min(b, std::max<index_t>(n, 1));
-  require(b_ <= std::numeric_limits<index_t>::max() / p,
-          "'" + name + "': " + std::to_string(p) + " processes x block " + std::to_string(b_) +
-              " overflows 64-bit indices");
+  require(b_ <= std::numeric_limits<index_t>::max() / p, "'" + name + "': " + std::to_string(p) +
+                                                             " processes x block " + std::to_string(b_) +
+                                                             " overflows 64-bit indices");
 }
 
 Dist1D Dist1D::block(index_t n, int procs) {
@@ -35,9 +35,9 @@ Dist1D Dist1D::block(index_t n, int procs) {
 Dist1D Dist1D::block_m(index_t n, int procs, index_t m) {
   Dist1D d(DistKind::block_m, n, procs, m, m);
   // m*P >= N, written without overflowing.
-  require(m >= (n + procs - 1) / procs,
-          "'" + d.to_string() + "' over " + std::to_string(procs) + " processes covers " +
-              "fewer than the " + std::to_string(n) + " elements (block(m) needs m*P >= N)");
+  require(m >= (n + procs - 1) / procs, "'" + d.to_string() + "' over " + std::to_string(procs) +
+                                            " processes covers " + "fewer than the " + std::to_string(n) +
+                                            " elements (block(m) needs m*P >= N)");
   return d;
 }
 
@@ -47,9 +47,7 @@ Dist1D Dist1D::cyclic_b(index_t n, int procs, index_t b) {
   return Dist1D(DistKind::cyclic_b, n, procs, b, b);
 }
 
-Dist1D Dist1D::collapsed(index_t n) {
-  return Dist1D(DistKind::collapsed, n, 1, std::max<index_t>(n, 1), 0);
-}
+Dist1D Dist1D::collapsed(index_t n) { return Dist1D(DistKind::collapsed, n, 1, std::max<index_t>(n, 1), 0); }
 
 TensorBasis Dist1D::basis() const {
   const index_t cycle = cycle_length();
@@ -58,18 +56,23 @@ TensorBasis Dist1D::basis() const {
 
 std::string Dist1D::to_string() const {
   switch (kind_) {
-    case DistKind::block: return "block";
-    case DistKind::block_m: return "block(" + std::to_string(param_) + ")";
-    case DistKind::cyclic: return "cyclic";
-    case DistKind::cyclic_b: return "cyclic(" + std::to_string(param_) + ")";
-    case DistKind::collapsed: return "*";
+    case DistKind::block:
+      return "block";
+    case DistKind::block_m:
+      return "block(" + std::to_string(param_) + ")";
+    case DistKind::cyclic:
+      return "cyclic";
+    case DistKind::cyclic_b:
+      return "cyclic(" + std::to_string(param_) + ")";
+    case DistKind::collapsed:
+      return "*";
   }
   return "?";
 }
 
 std::string TensorBasis::to_string() const {
-  std::string s = "e_" + std::to_string(cycles) + " (x) e_" + std::to_string(procs) +
-                  "[proc] (x) e_" + std::to_string(block);
+  std::string s = "e_" + std::to_string(cycles) + " (x) e_" + std::to_string(procs) + "[proc] (x) e_" +
+                  std::to_string(block);
   if (tail != 0) s += " + " + std::to_string(tail) + " tail";
   return s;
 }

@@ -1,8 +1,8 @@
 #include <distarray/core/environment.hpp>
 #include <distarray/core/mpi_check.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 namespace distarray {
 

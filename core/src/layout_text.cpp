@@ -42,8 +42,8 @@ class Scanner {
     const std::size_t from = pos_;
     while (pos_ < text_.size()) {
       const char c = text_[pos_];
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '*' || c == '(' || c == ')' ||
-            c == '-' || c == '_' || c == '@'))
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '*' || c == '(' || c == ')' || c == '-' ||
+            c == '_' || c == '@'))
         break;
       ++pos_;
     }
@@ -111,10 +111,14 @@ DistSpec parse_dist(Scanner& s) {
 
 Dist1D DistSpec::make(index_t n, int p) const {
   switch (kind) {
-    case DistKind::block: return Dist1D::block(n, p);
-    case DistKind::block_m: return Dist1D::block_m(n, p, parameter);
-    case DistKind::cyclic: return Dist1D::cyclic(n, p);
-    case DistKind::cyclic_b: return Dist1D::cyclic_b(n, p, parameter);
+    case DistKind::block:
+      return Dist1D::block(n, p);
+    case DistKind::block_m:
+      return Dist1D::block_m(n, p, parameter);
+    case DistKind::cyclic:
+      return Dist1D::cyclic(n, p);
+    case DistKind::cyclic_b:
+      return Dist1D::cyclic_b(n, p, parameter);
     case DistKind::collapsed:
       if (p != 1)
         throw LayoutError("'*' needs a grid extent of 1 in its dimension, got " + std::to_string(p));

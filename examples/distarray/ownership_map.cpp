@@ -30,7 +30,8 @@ std::string table(const std::vector<std::vector<std::string>>& rows) {
 }
 
 std::string cut_note(index_t n) {
-  return n > max_shown ? "(first " + std::to_string(max_shown) + " of " + std::to_string(n) + " shown)\n" : "";
+  return n > max_shown ? "(first " + std::to_string(max_shown) + " of " + std::to_string(n) + " shown)\n"
+                       : "";
 }
 
 /// The owner rank and local-index label of every shown element, row-major.
@@ -140,8 +141,8 @@ std::string ownership_text(const Layout<1>& layout, int index_base) {
       row.push_back(std::to_string(d.global_index(p, l) + index_base));
     local.push_back(row);
   }
-  return header(layout.to_string(), std::to_string(d.extent()), d.basis().to_string()) +
-         "ownership map\n" + table(map) + cut_note(d.extent()) + "\nlocal arrays (global index at each local index)\n" +
+  return header(layout.to_string(), std::to_string(d.extent()), d.basis().to_string()) + "ownership map\n" +
+         table(map) + cut_note(d.extent()) + "\nlocal arrays (global index at each local index)\n" +
          table(local) + cut_note(widest);
 }
 
@@ -176,12 +177,14 @@ std::string ownership_text(const Layout<2>& layout, int index_base) {
 }
 
 std::string ownership_svg(const Layout<1>& layout) {
-  return svg_of(cells_of(layout), layout.to_string() + " (" + std::to_string(layout.shape()[0]) + " elements)");
+  return svg_of(cells_of(layout),
+                layout.to_string() + " (" + std::to_string(layout.shape()[0]) + " elements)");
 }
 
 std::string ownership_svg(const Layout<2>& layout) {
   const Index<2> s = layout.shape();
-  return svg_of(cells_of(layout), layout.to_string() + " (" + std::to_string(s[0]) + "x" + std::to_string(s[1]) + ")");
+  return svg_of(cells_of(layout),
+                layout.to_string() + " (" + std::to_string(s[0]) + "x" + std::to_string(s[1]) + ")");
 }
 
 }  // namespace distarray::cli

@@ -21,12 +21,14 @@ TEST(Dist1D, MatchesDealingOracleExhaustively) {
           const auto o = testing::deal(n, p, testing::hpf_block(d.kind(), n, p, d.parameter()));
           for (index_t g = 0; g < n; ++g) {
             ASSERT_EQ(d.owner(g), o.owner[g]) << d.to_string() << " n=" << n << " p=" << p << " g=" << g;
-            ASSERT_EQ(d.local_index(g), o.local[g]) << d.to_string() << " n=" << n << " p=" << p << " g=" << g;
+            ASSERT_EQ(d.local_index(g), o.local[g])
+                << d.to_string() << " n=" << n << " p=" << p << " g=" << g;
           }
           index_t total = 0;
           for (int q = 0; q < p; ++q) {
             const auto& globals = o.globals[std::size_t(q)];
-            ASSERT_EQ(d.local_extent(q), index_t(globals.size())) << d.to_string() << " n=" << n << " p=" << p;
+            ASSERT_EQ(d.local_extent(q), index_t(globals.size()))
+                << d.to_string() << " n=" << n << " p=" << p;
             for (index_t l = 0; l < index_t(globals.size()); ++l) ASSERT_EQ(d.global_index(q, l), globals[l]);
             total += d.local_extent(q);
           }

@@ -28,8 +28,10 @@ std::vector<std::vector<index_t>> local_arrays(const Dist1D& d) {
 
 // Figure 1: an 18-element array on three processors.
 TEST(HsuChungTables, Figure1) {
-  EXPECT_EQ(owners(Dist1D::block(18, 3)), (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}));
-  EXPECT_EQ(owners(Dist1D::cyclic(18, 3)), (std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(owners(Dist1D::block(18, 3)),
+            (std::vector<int>{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}));
+  EXPECT_EQ(owners(Dist1D::cyclic(18, 3)),
+            (std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2}));
   EXPECT_EQ(owners(Dist1D::cyclic_b(18, 3, 2)),
             (std::vector<int>{0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2}));
   EXPECT_EQ(owners(Dist1D::cyclic_b(18, 3, 3)),

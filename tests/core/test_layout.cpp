@@ -10,11 +10,13 @@ namespace {
 
 // Parse, print, parse again: the same layout, and the canonical text is stable.
 TEST(Layout, ParsePrintRoundTrip) {
-  const std::vector<std::pair<std::string, Index<2>>> cases = {
-      {"block,* on 4x1", {100, 7}},           {"*,block on 1x4", {100, 7}},
-      {"block(64),block(64) on 2x2", {128, 100}}, {"cyclic,block on 3x1@4", {10, 10}},
-      {"cyclic(4),* on 4x1", {30, 3}},        {"cyclic(3),cyclic(5) on 2x3@1", {0, 17}},
-      {"block,block on 5x2", {3, 1}}};
+  const std::vector<std::pair<std::string, Index<2>>> cases = {{"block,* on 4x1", {100, 7}},
+                                                               {"*,block on 1x4", {100, 7}},
+                                                               {"block(64),block(64) on 2x2", {128, 100}},
+                                                               {"cyclic,block on 3x1@4", {10, 10}},
+                                                               {"cyclic(4),* on 4x1", {30, 3}},
+                                                               {"cyclic(3),cyclic(5) on 2x3@1", {0, 17}},
+                                                               {"block,block on 5x2", {3, 1}}};
   for (const auto& [text, shape] : cases) {
     const auto l = Layout<2>::parse(text, shape);
     EXPECT_EQ(l.to_string(), text);

@@ -56,7 +56,8 @@ TEST(ProcGrid, GridLargerThanTheCommunicatorThrowsOnEveryRank) {
     ProcGrid<2> g(GridShape<2>::make({n, 1}, 1), MPI_COMM_WORLD);
     FAIL() << "a grid of ranks 1.." << n << " does not fit " << n << " ranks";
   } catch (const LayoutError& e) {
-    EXPECT_NE(std::string(e.what()).find("communicator has " + std::to_string(n) + " ranks"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("communicator has " + std::to_string(n) + " ranks"),
+              std::string::npos)
         << e.what();
   }
   // Every rank threw and none is stuck: a collective still completes.

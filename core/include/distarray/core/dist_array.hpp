@@ -9,8 +9,8 @@
 #include <distarray/core/layout.hpp>
 #include <distarray/core/proc_grid.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <climits>
 #include <memory>

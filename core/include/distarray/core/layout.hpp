@@ -37,12 +37,11 @@ class Layout {
     const LayoutSpec spec = parse_layout_spec(text);
     const auto prefix = [&] { return "layout '" + spec.text + "': "; };
     if (spec.dists.size() != std::size_t(D))
-      throw LayoutError(prefix() + std::to_string(spec.dists.size()) +
-                        " distributions for a " + std::to_string(D) + "-dimensional shape");
+      throw LayoutError(prefix() + std::to_string(spec.dists.size()) + " distributions for a " +
+                        std::to_string(D) + "-dimensional shape");
     if (spec.grid.size() != std::size_t(D))
       throw LayoutError(prefix() + "grid 'on " + grid_text(spec) + "' has " +
-                        std::to_string(spec.grid.size()) + " dimensions, the shape has " +
-                        std::to_string(D));
+                        std::to_string(spec.grid.size()) + " dimensions, the shape has " + std::to_string(D));
     std::array<int, D> dims{};
     std::array<Dist1D, D> dists;
     try {

@@ -33,9 +33,7 @@ struct TensorBasis {
     return {g / cycle_len, int(r / block), r % block};
   }
 
-  constexpr index_t global(const Digits& d) const {
-    return (d.cycle * procs + d.proc) * block + d.offset;
-  }
+  constexpr index_t global(const Digits& d) const { return (d.cycle * procs + d.proc) * block + d.offset; }
 
   /// Kaushik's notation, e.g. "e_3 (x) e_4[proc] (x) e_2 + 5 tail".
   std::string to_string() const;

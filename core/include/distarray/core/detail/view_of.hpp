@@ -25,7 +25,8 @@ template <class View, std::size_t D>
 View make_view(const std::string& label, const std::array<index_t, D>& extents) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return View(label, static_cast<std::size_t>(extents[I])...);
-  }(std::make_index_sequence<D>{});
+  }
+  (std::make_index_sequence<D>{});
 }
 
 }  // namespace distarray::detail
