@@ -36,6 +36,12 @@ class MpiError : public Error {
   int code_;
 };
 
+/// A schedule generator was asked for a case it does not handle.
+class ScheduleError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// A checkpoint file or dataset is missing, malformed or does not match.
 class CheckpointError : public Error {
  public:

@@ -1,0 +1,5 @@
+#pragma once
+// The redistribution layer of distarray: schedules, plans, exchange.
+#include <distarray/redist/message_encoding.hpp>
+#include <distarray/redist/runs.hpp>
+#include <distarray/redist/schedule.hpp>
