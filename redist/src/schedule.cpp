@@ -1,16 +1,14 @@
 #include <distarray/core/error.hpp>
 #include <distarray/redist/schedule.hpp>
 
+#include "detail/enum_names.hpp"
 #include "detail/generators.hpp"
-
-#include <array>
-#include <utility>
 
 namespace distarray {
 
 namespace {
 
-constexpr std::array<std::pair<ScheduleMethod, std::string_view>, 7> method_names = {{
+constexpr detail::NameTable<ScheduleMethod, 7> method_names = {{
     {ScheduleMethod::automatic, "auto"},
     {ScheduleMethod::brute, "brute"},
     {ScheduleMethod::classical, "classical"},
@@ -48,17 +46,10 @@ void require_same_extent(const Dist1D& a, const Dist1D& b) {
 
 }  // namespace
 
-std::string_view to_string(ScheduleMethod m) {
-  for (const auto& [method, name] : method_names)
-    if (method == m) return name;
-  return "?";
-}
+std::string_view to_string(ScheduleMethod m) { return detail::name_of(method_names, m); }
 
 ScheduleMethod parse_schedule_method(std::string_view text) {
-  for (const auto& [method, name] : method_names)
-    if (name == text) return method;
-  throw UsageError("unknown schedule method '" + std::string(text) +
-                   "' (auto, brute, classical, falls, aspen, krr, thakur)");
+  return detail::value_of(method_names, text, "schedule method");
 }
 
 std::vector<ScheduleMethod> all_schedule_methods() {

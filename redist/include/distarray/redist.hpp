@@ -3,3 +3,6 @@
 #include <distarray/redist/message_encoding.hpp>
 #include <distarray/redist/runs.hpp>
 #include <distarray/redist/schedule.hpp>
+#include <distarray/redist/plan.hpp>
+#include <distarray/redist/plan_options.hpp>
+#include <distarray/redist/plan_report.hpp>

@@ -1,0 +1,321 @@
+#pragma once
+// ExchangeStep: one exchange of a plan — pack the local block into a send
+// buffer, move the messages with MPI, unpack the receive buffer into the
+// target local block.  Pack and unpack are Kokkos kernels over the rows of a
+// CopyTable on the array's execution space, each copying its contiguous runs.
+// Buffers and tables are built once and reused by every execution.
+// The message to oneself is copied between the buffers without MPI.
+
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/message_chunks.hpp>
+#include <distarray/redist/plan_options.hpp>
+#include <distarray/redist/plan_report.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <climits>
+#include <functional>
+#include <vector>
+
+namespace distarray::detail {
+
+/// Rows [begin, end) of a copy table: pack (local -> buffer) or unpack
+/// (buffer -> local), one parallel iteration per row.  A free function:
+/// CUDA's extended lambdas may not live in private member functions.
+template <class Space, class T>
+void copy_rows(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs, index_t begin,
+               index_t end, T* local, T* buf, bool pack) {
+  if (begin >= end) return;
+  Kokkos::parallel_for(
+      pack ? "distarray::pack" : "distarray::unpack", Kokkos::RangePolicy<typename Space::execution_space>(begin, end),
+      KOKKOS_LAMBDA(const index_t i) {
+        const CopyRow row = rows(i);
+        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
+          const CopyRun run = runs(k);
+          T* l = local + row.local_base + run.start;
+          T* b = buf + row.buffer_base + run.offset;
+          if (pack)
+            for (index_t j = 0; j < run.length; ++j) b[j] = l[j];
+          else
+            for (index_t j = 0; j < run.length; ++j) l[j] = b[j];
+        }
+      });
+}
+
+template <class T, class Space>
+class ExchangeStep {
+  using buffer = Kokkos::View<T*, Space>;
+  static constexpr bool host_buffers = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
+
+ public:
+  /// `comm` is not owned; every rank of it must build and execute the step.
+  ExchangeStep(MPI_Comm comm, const CopyTable& send, const CopyTable& recv, const PlanOptions& options)
+      : comm_(comm), options_(options), send_(send.messages), recv_(recv.messages) {
+    DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
+    DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size_));
+    send_rows_ = device_copy<CopyRow>("distarray::send_rows", send.rows);
+    send_runs_ = device_copy<CopyRun>("distarray::send_runs", send.runs);
+    recv_rows_ = device_copy<CopyRow>("distarray::recv_rows", recv.rows);
+    recv_runs_ = device_copy<CopyRun>("distarray::recv_runs", recv.runs);
+    send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing), send.total);
+    recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing), recv.total);
+    send_host_ = Kokkos::create_mirror_view(send_buf_);
+    recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+    // MPI_Alltoallv takes int byte counts and displacements: usable only if
+    // every rank's buffers fit, decided together so that no rank waits in a
+    // collective the others skip.
+    const std::size_t limit = std::min<std::size_t>(options_.max_message_bytes, INT_MAX);
+    int fits = send_buf_.size() * sizeof(T) <= limit && recv_buf_.size() * sizeof(T) <= limit;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm_));
+    use_alltoallv_ = options_.exchange == ExchangeEngine::alltoallv && fits;
+  }
+
+  /// Builds the receive table of the message from `source` out of its header.
+  using Decoder = std::function<CopyTable(int source, const std::vector<index_t>& header)>;
+
+  /// Switches to the `encoded` engine: each send message i carries headers[i]
+  /// and receivers build their tables with `decode` instead of a receive
+  /// schedule.  Collective: every rank learns how many messages to expect.
+  void use_encoding(std::vector<std::vector<index_t>> headers, Decoder decode) {
+    headers_ = std::move(headers);
+    decode_ = std::move(decode);
+    std::vector<int> sends_to(std::size_t(size_), 0);
+    for (const auto& m : send_)
+      if (m.rank != rank_) sends_to[std::size_t(m.rank)] = 1;
+    DISTARRAY_MPI_CHECK(MPI_Reduce_scatter_block(sends_to.data(), &expected_, 1, MPI_INT, MPI_SUM, comm_));
+  }
+
+  /// Adds this step's messages and bytes to the report.
+  void describe(PlanReport& r) const {
+    for (const auto& m : send_) {
+      if (m.rank == rank_) {
+        r.bytes_local += m.count * index_t(sizeof(T));
+        continue;
+      }
+      ++r.messages_sent;
+      r.bytes_sent += m.count * index_t(sizeof(T));
+    }
+    for (const auto& m : recv_)
+      if (m.rank != rank_) {
+        ++r.messages_received;
+        r.bytes_received += m.count * index_t(sizeof(T));
+      }
+  }
+
+  /// The ranks of `comm` this step exchanges with, self excluded.
+  std::vector<int> peers() const {
+    std::vector<int> v;
+    for (const auto* t : {&send_, &recv_})
+      for (const auto& m : *t)
+        if (m.rank != rank_) v.push_back(m.rank);
+    return v;
+  }
+
+  void execute(const T* in, T* out, PlanReport& report) {
+    double t = MPI_Wtime();
+    // Packing only reads the local block.
+    copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), const_cast<T*>(in), send_buf_.data(), true);
+    Kokkos::fence();
+    report.pack_seconds += MPI_Wtime() - t;
+    if (decode_)
+      encoded(out, report);
+    else if (use_alltoallv_)
+      alltoallv(out, report);
+    else
+      point_to_point(out, report);
+  }
+
+ private:
+  template <class Item>
+  static Kokkos::View<Item*, Space> device_copy(const char* label, const std::vector<Item>& items) {
+    Kokkos::View<Item*, Space> v(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), items.size());
+    auto host = Kokkos::create_mirror_view(v);
+    for (std::size_t i = 0; i < items.size(); ++i) host(i) = items[i];
+    Kokkos::deep_copy(v, host);
+    return v;
+  }
+
+  void unpack(const CopyTable::Message& m, T* out) {
+    copy_rows(recv_rows_, recv_runs_, m.rows_begin, m.rows_end, out, recv_buf_.data(), false);
+  }
+
+  /// The message to oneself: buffer to buffer, no MPI.
+  void copy_self() {
+    for (const auto& s : send_)
+      if (s.rank == rank_)
+        for (const auto& r : recv_)
+          if (r.rank == rank_)
+            Kokkos::deep_copy(Kokkos::subview(recv_buf_, std::make_pair(r.offset, r.offset + r.count)),
+                              Kokkos::subview(send_buf_, std::make_pair(s.offset, s.offset + s.count)));
+  }
+
+  T* mpi_send_buffer() {
+    if constexpr (!host_buffers) Kokkos::deep_copy(send_host_, send_buf_);
+    return send_host_.data();
+  }
+
+  void alltoallv(T* out, PlanReport& report) {
+    double t = MPI_Wtime();
+    std::vector<int> scount(size_, 0), sdispl(size_, 0), rcount(size_, 0), rdispl(size_, 0);
+    for (const auto& m : send_)
+      if (m.rank != rank_) {
+        scount[m.rank] = int(m.count * index_t(sizeof(T)));
+        sdispl[m.rank] = int(m.offset * index_t(sizeof(T)));
+      }
+    for (const auto& m : recv_)
+      if (m.rank != rank_) {
+        rcount[m.rank] = int(m.count * index_t(sizeof(T)));
+        rdispl[m.rank] = int(m.offset * index_t(sizeof(T)));
+      }
+    T* sbuf = mpi_send_buffer();
+    DISTARRAY_MPI_CHECK(MPI_Alltoallv(sbuf, scount.data(), sdispl.data(), MPI_BYTE, recv_host_.data(), rcount.data(),
+                                      rdispl.data(), MPI_BYTE, comm_));
+    if constexpr (!host_buffers) Kokkos::deep_copy(recv_buf_, recv_host_);
+    copy_self();
+    Kokkos::fence();
+    report.exchange_seconds += MPI_Wtime() - t;
+    t = MPI_Wtime();
+    copy_rows(recv_rows_, recv_runs_, 0, index_t(recv_rows_.extent(0)), out, recv_buf_.data(), false);
+    Kokkos::fence();
+    report.unpack_seconds += MPI_Wtime() - t;
+  }
+
+  // Thakur's asynchronous method: receives posted first, every message
+  // unpacked as soon as all of its chunks have arrived.
+  void point_to_point(T* out, PlanReport& report) {
+    const double start = MPI_Wtime();
+    double unpacking = 0;
+    std::vector<MPI_Request> requests;
+    std::vector<std::size_t> owner;       // request -> receive message
+    std::vector<int> outstanding(recv_.size(), 0);
+    auto* rbase = reinterpret_cast<char*>(recv_host_.data());
+    for (std::size_t i = 0; i < recv_.size(); ++i) {
+      const auto& m = recv_[i];
+      if (m.rank == rank_) continue;
+      for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
+        requests.emplace_back();
+        owner.push_back(i);
+        ++outstanding[i];
+        DISTARRAY_MPI_CHECK(MPI_Irecv(rbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
+                                      m.rank, 0, comm_, &requests.back()));
+      }
+    }
+    const std::size_t receives = requests.size();
+    auto* sbase = reinterpret_cast<char*>(mpi_send_buffer());
+    for (const auto& m : send_) {
+      if (m.rank == rank_) continue;
+      for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
+        requests.emplace_back();
+        DISTARRAY_MPI_CHECK(MPI_Isend(sbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
+                                      m.rank, 0, comm_, &requests.back()));
+      }
+    }
+    copy_self();
+    for (const auto& m : recv_)
+      if (m.rank == rank_) {
+        const double t = MPI_Wtime();
+        unpack(m, out);
+        unpacking += MPI_Wtime() - t;
+      }
+    for (std::size_t done = 0; done < receives; ++done) {
+      int index = MPI_UNDEFINED;
+      DISTARRAY_MPI_CHECK(MPI_Waitany(int(receives), requests.data(), &index, MPI_STATUS_IGNORE));
+      const std::size_t msg = owner[std::size_t(index)];
+      if (--outstanding[msg] > 0) continue;
+      const auto& m = recv_[msg];
+      const double t = MPI_Wtime();
+      if constexpr (!host_buffers)
+        Kokkos::deep_copy(Kokkos::subview(recv_buf_, std::make_pair(m.offset, m.offset + m.count)),
+                          Kokkos::subview(recv_host_, std::make_pair(m.offset, m.offset + m.count)));
+      unpack(m, out);
+      unpacking += MPI_Wtime() - t;
+    }
+    DISTARRAY_MPI_CHECK(
+        MPI_Waitall(int(requests.size() - receives), requests.data() + receives, MPI_STATUSES_IGNORE));
+    Kokkos::fence();
+    report.unpack_seconds += unpacking;
+    report.exchange_seconds += MPI_Wtime() - start - unpacking;
+  }
+
+  /// Unpacks one message described by a table built from its header.
+  void unpack_decoded(const CopyTable& table, T* out, T* buf) {
+    const auto rows = device_copy<CopyRow>("distarray::decoded_rows", table.rows);
+    const auto runs = device_copy<CopyRun>("distarray::decoded_runs", table.runs);
+    copy_rows(rows, runs, 0, index_t(table.rows.size()), out, buf, false);
+  }
+
+  // Hsu-Chung message encoding: header (tag 1) then payload (tag 0) per
+  // message; the receiver probes for any header, decodes it, receives the
+  // payload from that source and unpacks it.
+  void encoded(T* out, PlanReport& report) {
+    const double start = MPI_Wtime();
+    double unpacking = 0;
+    std::vector<MPI_Request> sends;
+    char* sbase = reinterpret_cast<char*>(mpi_send_buffer());
+    for (std::size_t i = 0; i < send_.size(); ++i) {
+      const auto& m = send_[i];
+      if (m.rank == rank_) {
+        const double t = MPI_Wtime();
+        unpack_decoded(decode_(rank_, headers_[i]), out, send_buf_.data() + m.offset);
+        unpacking += MPI_Wtime() - t;
+        continue;
+      }
+      sends.emplace_back();
+      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank, 1, comm_,
+                                    &sends.back()));
+      for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
+        sends.emplace_back();
+        DISTARRAY_MPI_CHECK(MPI_Isend(sbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
+                                      m.rank, 0, comm_, &sends.back()));
+      }
+    }
+    std::vector<index_t> header;
+    for (int k = 0; k < expected_; ++k) {
+      MPI_Status status;
+      DISTARRAY_MPI_CHECK(MPI_Probe(MPI_ANY_SOURCE, 1, comm_, &status));
+      int words = 0;
+      DISTARRAY_MPI_CHECK(MPI_Get_count(&status, MPI_INT64_T, &words));
+      header.resize(std::size_t(words));
+      DISTARRAY_MPI_CHECK(
+          MPI_Recv(header.data(), words, MPI_INT64_T, status.MPI_SOURCE, 1, comm_, MPI_STATUS_IGNORE));
+      const CopyTable table = decode_(status.MPI_SOURCE, header);
+      if (index_t(scratch_.size()) < table.total) {  // grows to the largest message, then stays
+        scratch_ = buffer(Kokkos::view_alloc(std::string("distarray::encoded_scratch"), Kokkos::WithoutInitializing),
+                          table.total);
+        scratch_host_ = Kokkos::create_mirror_view(scratch_);
+      }
+      char* rbase = reinterpret_cast<char*>(scratch_host_.data());
+      for (const Chunk& c : split_message(std::size_t(table.total) * sizeof(T), options_.max_message_bytes))
+        DISTARRAY_MPI_CHECK(
+            MPI_Recv(rbase + c.offset, c.bytes, MPI_BYTE, status.MPI_SOURCE, 0, comm_, MPI_STATUS_IGNORE));
+      const double t = MPI_Wtime();
+      if constexpr (!host_buffers) Kokkos::deep_copy(scratch_, scratch_host_);
+      unpack_decoded(table, out, scratch_.data());
+      unpacking += MPI_Wtime() - t;
+    }
+    DISTARRAY_MPI_CHECK(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+    Kokkos::fence();
+    report.unpack_seconds += unpacking;
+    report.exchange_seconds += MPI_Wtime() - start - unpacking;
+  }
+
+  MPI_Comm comm_;
+  PlanOptions options_;
+  int rank_ = 0, size_ = 1;
+  bool use_alltoallv_ = false;  // else point to point, in chunks
+  std::vector<CopyTable::Message> send_, recv_;
+  Kokkos::View<CopyRow*, Space> send_rows_, recv_rows_;
+  Kokkos::View<CopyRun*, Space> send_runs_, recv_runs_;
+  buffer send_buf_, recv_buf_;
+  typename buffer::HostMirror send_host_, recv_host_;
+  // encoded engine only
+  std::vector<std::vector<index_t>> headers_;
+  Decoder decode_;
+  int expected_ = 0;
+  buffer scratch_;
+  typename buffer::HostMirror scratch_host_;
+};
+
+}  // namespace distarray::detail

@@ -1,0 +1,59 @@
+#pragma once
+// The copy tables of one exchange from layout `from` to layout `to`, seen
+// from one rank: per dimension the 1-D schedules, composed by tensor product
+// (DESIGN Sec. 4 step 2) into one message per peer coordinate tuple.
+
+#include <distarray/core/layout.hpp>
+#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/schedule.hpp>
+
+#include <utility>
+
+namespace distarray::detail {
+
+/// Adds a message per tuple of per-dimension peers; rank_of maps the tuple
+/// (a grid coordinate of the other layout) to a rank of the exchange's communicator.
+template <int D, class RankOf>
+void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRuns>, D>& per_dim,
+                          const Index<D>& extents, RankOf&& rank_of) {
+  for (int d = 0; d < D; ++d)
+    if (per_dim[d].empty()) return;
+  std::array<std::size_t, D> pos{};
+  while (true) {
+    Coord<D> peer{};
+    std::array<const PeerRuns*, D> runs{};
+    for (int d = 0; d < D; ++d) {
+      runs[d] = &per_dim[d][pos[d]];
+      peer[d] = runs[d]->peer;
+    }
+    table.add_message<D>(rank_of(peer), runs, extents);
+    int d = D - 1;
+    for (; d >= 0; --d) {
+      if (++pos[d] < per_dim[d].size()) break;
+      pos[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/// {send table, receive table} of rank `me` (a rank of the layouts' grids);
+/// the receive table stays empty unless `receive_side`.
+template <int D, class SrcRankOf, class DstRankOf>
+std::pair<CopyTable, CopyTable> exchange_tables(const Layout<D>& from, const Layout<D>& to, int me,
+                                                ScheduleMethod method, SrcRankOf&& src_rank_of,
+                                                DstRankOf&& dst_rank_of, bool receive_side) {
+  std::pair<CopyTable, CopyTable> tables;
+  if (const auto c = from.grid().coord_of(me)) {
+    std::array<std::vector<PeerRuns>, D> per_dim;
+    for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, from.dist(d), (*c)[d], to.dist(d));
+    add_product_messages<D>(tables.first, per_dim, from.local_extents(*c), dst_rank_of);
+  }
+  if (const auto c = receive_side ? to.grid().coord_of(me) : std::nullopt) {
+    std::array<std::vector<PeerRuns>, D> per_dim;
+    for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, to.dist(d), (*c)[d], from.dist(d));
+    add_product_messages<D>(tables.second, per_dim, to.local_extents(*c), src_rank_of);
+  }
+  return tables;
+}
+
+}  // namespace distarray::detail

@@ -1,0 +1,44 @@
+#pragma once
+// How a Plan moves data: the multi-dimensional method, the 1-D schedule
+// generator and the MPI exchange engine.  Each is a user-visible choice with
+// a text name (for the distarray command) and an automatic default.
+
+#include <distarray/redist/schedule.hpp>
+
+#include <cstddef>
+#include <climits>
+#include <string_view>
+
+namespace distarray {
+
+/// The multi-dimensional method (Thakur et al. Sec. 6).
+enum class RedistMethod {
+  automatic,  ///< direct unless the cost model picks otherwise
+  direct,     ///< one exchange: each element straight to its final owner
+  indirect,   ///< one 1-D redistribution per changed dimension, on the
+              ///< per-dimension sub-communicators (same grid before and after)
+};
+
+/// The MPI exchange engine.
+enum class ExchangeEngine {
+  alltoallv,  ///< one MPI_Alltoallv of packed buffers
+  p2p,        ///< non-blocking sends and receives; each message unpacked as it arrives
+  encoded,    ///< p2p whose messages carry their unpacking runs in a header (Hsu-Chung ICPP'97)
+};
+
+std::string_view to_string(RedistMethod m);
+std::string_view to_string(ExchangeEngine e);
+/// Inverses of to_string; UsageError names an unknown value.
+RedistMethod parse_redist_method(std::string_view text);
+ExchangeEngine parse_exchange_engine(std::string_view text);
+
+struct PlanOptions {
+  RedistMethod method = RedistMethod::automatic;
+  ScheduleMethod schedule = ScheduleMethod::automatic;
+  ExchangeEngine exchange = ExchangeEngine::alltoallv;
+  /// Largest piece one MPI call carries, in bytes; longer messages are split.
+  /// Tests lower it to exercise the splitting with small arrays.
+  std::size_t max_message_bytes = INT_MAX;
+};
+
+}  // namespace distarray

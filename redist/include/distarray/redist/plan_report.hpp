@@ -1,0 +1,30 @@
+#pragma once
+// What a plan did: its shape (set when built) and its time per stage
+// (accumulated over executions).  Times are this rank's, in seconds.
+
+#include <distarray/core/types.hpp>
+
+#include <string>
+
+namespace distarray {
+
+struct PlanReport {
+  std::string method;    ///< "direct" or "indirect"
+  std::string schedule;  ///< the 1-D generator(s) used
+  std::string exchange;  ///< the engine
+  int steps = 0;         ///< exchanges per execution (indirect: one per changed dimension)
+  int peers = 0;         ///< distinct ranks this rank sends to or receives from, self excluded
+  int messages_sent = 0; ///< per execution, self excluded
+  int messages_received = 0;
+  index_t bytes_sent = 0;      ///< per execution, self excluded
+  index_t bytes_received = 0;  ///< per execution, self excluded
+  index_t bytes_local = 0;     ///< per execution: the self message, copied without MPI
+
+  int executions = 0;
+  double plan_seconds = 0;
+  double pack_seconds = 0;
+  double exchange_seconds = 0;
+  double unpack_seconds = 0;
+};
+
+}  // namespace distarray

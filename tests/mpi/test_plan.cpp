@@ -1,0 +1,253 @@
+// Every ordered pair of a set of 2-D and 3-D layouts, for every method and
+// exchange engine, element by element against the global pattern, at the
+// rank count this test was launched with.
+
+#include <distarray/redist/plan.hpp>
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace distarray {
+namespace {
+
+int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+/// The element at global index g: its row-major linear index.
+template <class T, int D>
+T pattern(const Index<D>& g, const Index<D>& shape) {
+  const auto v = row_major_offset(g, shape);
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    return T(double(v), -double(v));
+  else
+    return T(v);
+}
+
+/// Every local element of `a` equals the pattern; counts mismatches on this rank.
+template <class T, int D>
+index_t mismatches(const DistArray<T, D>& a) {
+  auto host = Kokkos::create_mirror_view(a.local());
+  Kokkos::deep_copy(host, a.local());
+  index_t bad = 0;
+  for (index_t i = 0; i < a.local_size(); ++i)
+    if (host.data()[i] != pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape()))
+      ++bad;
+  return bad;
+}
+
+/// AxB with A*B = n, A the largest divisor not above sqrt(n).
+std::pair<int, int> near_square(int n) {
+  int a = 1;
+  for (int d = 1; d * d <= n; ++d)
+    if (n % d == 0) a = d;
+  return {a, n / a};
+}
+
+std::string grid2(int a, int b, int first = 0) {
+  return std::to_string(a) + "x" + std::to_string(b) + (first ? "@" + std::to_string(first) : "");
+}
+
+/// 2-D layouts for `p` ranks: collapsed, block, block(m), cyclic, cyclic(b),
+/// different grid shapes, grids that leave ranks out or start past rank 0.
+std::vector<std::string> layouts_2d(int p, const Index<2>& shape) {
+  const auto [a, b] = near_square(p);
+  const int q = std::max(1, p - 1);
+  const std::string bm0 = "block(" + std::to_string((shape[0] + b - 1) / b + 1) + ")";
+  const std::string bm1 = "block(" + std::to_string((shape[1] + b - 1) / b + 2) + ")";
+  return {"block,* on " + grid2(p, 1),
+          "*,block on " + grid2(1, p),
+          "cyclic,* on " + grid2(p, 1),
+          "*,cyclic(3) on " + grid2(1, p),
+          "block,block on " + grid2(a, b),
+          "cyclic,cyclic on " + grid2(a, b),
+          "cyclic(2)," + bm1 + " on " + grid2(a, b),
+          bm0 + ",cyclic(3) on " + grid2(b, a),
+          "cyclic(4),cyclic(2) on " + grid2(b, a),
+          "block,cyclic on " + grid2(q, 1),
+          "cyclic(3),block on " + grid2(1, q, p - q),
+          "block,block on 1x1",
+          "cyclic(5),* on " + grid2(p, 1)};
+}
+
+std::vector<std::string> layouts_3d(int p) {
+  const auto [a, b] = near_square(p);
+  const int q = std::max(1, p - 1);
+  const std::string ab1 = std::to_string(a) + "x" + std::to_string(b) + "x1";
+  return {"block,block,* on " + ab1,
+          "block,*,block on " + std::to_string(a) + "x1x" + std::to_string(b),
+          "*,block,cyclic on 1x" + std::to_string(a) + "x" + std::to_string(b),
+          "cyclic,cyclic(2),cyclic(3) on " + ab1,
+          "block,cyclic,* on " + std::to_string(p) + "x1x1",
+          "cyclic(2),*,* on " + std::to_string(q) + "x1x1@" + std::to_string(p - q),
+          "*,*,block on 1x1x" + std::to_string(p)};
+}
+
+struct Variant {
+  RedistMethod method;
+  ExchangeEngine exchange;
+  std::size_t max_message_bytes = INT_MAX;
+};
+
+std::vector<Variant> variants() {
+  std::vector<Variant> v;
+  for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect})
+    for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded})
+      v.push_back({m, e});
+  // Messages split into 40-byte chunks: the large-count path at small sizes.
+  v.push_back({RedistMethod::direct, ExchangeEngine::p2p, 40});
+  v.push_back({RedistMethod::direct, ExchangeEngine::alltoallv, 40});
+  return v;
+}
+
+/// Redistributes the pattern from `from` to `to` with every variant that applies.
+template <class T, int D>
+void check_pair(const std::string& from_text, const std::string& to_text, const Index<D>& shape) {
+  const auto from = Layout<D>::parse(from_text, shape);
+  const auto to = Layout<D>::parse(to_text, shape);
+  DistArray<T, D> a(from, MPI_COMM_WORLD);
+  a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
+  for (const Variant& v : variants()) {
+    if (v.method == RedistMethod::indirect && !(from.grid() == to.grid())) continue;
+    SCOPED_TRACE("'" + from_text + "' -> '" + to_text + "' " + std::string(to_string(v.method)) + " " +
+                 std::string(to_string(v.exchange)) + " chunk " + std::to_string(v.max_message_bytes));
+    PlanOptions options;
+    options.method = v.method;
+    options.exchange = v.exchange;
+    options.max_message_bytes = v.max_message_bytes;
+    DistArray<T, D> b(to, MPI_COMM_WORLD);
+    Plan<T, D> plan(from, to, MPI_COMM_WORLD, options);
+    plan.execute(a, b);
+    ASSERT_EQ(mismatches(b), 0);
+  }
+}
+
+TEST(Plan, AllPairsOf2DLayouts) {
+  for (const Index<2>& shape : {Index<2>{13, 11}, Index<2>{3, 2}}) {
+    const auto layouts = layouts_2d(world_size(), shape);
+    ASSERT_GE(layouts.size(), 12u);
+    for (const auto& from : layouts)
+      for (const auto& to : layouts) {
+        check_pair<double, 2>(from, to, shape);
+        if (HasFatalFailure()) return;
+      }
+  }
+}
+
+TEST(Plan, AllPairsOf3DLayouts) {
+  const auto layouts = layouts_3d(world_size());
+  ASSERT_GE(layouts.size(), 6u);
+  for (const auto& from : layouts)
+    for (const auto& to : layouts) {
+      check_pair<float, 3>(from, to, {7, 6, 5});
+      if (HasFatalFailure()) return;
+    }
+}
+
+TEST(Plan, ComplexAndIntegerElements) {
+  const int p = world_size();
+  check_pair<std::complex<double>, 2>("block,* on " + grid2(p, 1), "*,block on " + grid2(1, p), {9, 10});
+  check_pair<std::int64_t, 1>("cyclic(3) on " + std::to_string(p), "block on " + std::to_string(p), {40});
+  check_pair<std::int32_t, 1>("cyclic(6) on " + std::to_string(p), "cyclic(2) on " + std::to_string(p), {41});
+}
+
+// Producer and consumer grids on disjoint rank ranges, and overlapping ones
+// of different shapes and first ranks.
+TEST(Plan, GridToGrid) {
+  const int p = world_size();
+  const int half = std::max(1, p / 2);
+  const auto [a, b] = near_square(half);
+  const auto [c, d] = near_square(std::max(1, p - half));
+  const int second = p > 1 ? half : 0;  // on one rank both grids hold rank 0
+  check_pair<double, 2>("block,cyclic(2) on " + grid2(a, b), "cyclic(3),block on " + grid2(c, d, second), {17, 10});
+  check_pair<double, 2>("cyclic(3),block on " + grid2(c, d, second), "block,cyclic(2) on " + grid2(a, b), {17, 10});
+  check_pair<double, 2>("cyclic,block on " + grid2(1, p - second, second), "block,cyclic on " + grid2(1, 1), {8, 12});
+  if (p >= 7) check_pair<double, 2>("block,block on 2x2", "cyclic(2),cyclic on 3x1@4", {15, 9});
+}
+
+long resident_kib() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * 4;
+}
+
+TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
+  const int p = world_size();
+  const auto from = Layout<2>::parse("block,cyclic(2) on " + grid2(p, 1), {64, 48});
+  const auto to = Layout<2>::parse("cyclic(3),block on " + grid2(1, p), {64, 48});
+  DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD), c(from, MPI_COMM_WORLD);
+  a.fill([&](const Index<2>& g) { return pattern<double, 2>(g, {64, 48}); });
+  for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded}) {
+    PlanOptions o;
+    o.exchange = e;
+    Plan<double, 2> forward(from, to, MPI_COMM_WORLD, o), back(to, from, MPI_COMM_WORLD, o);
+    long before = 0;
+    for (int i = 0; i < 100; ++i) {
+      if (i == 10) before = resident_kib();
+      Kokkos::deep_copy(b.local(), -1.0);
+      forward.execute(a, b);
+      ASSERT_EQ(mismatches(b), 0) << "execution " << i;
+      back.execute(b, c);
+      ASSERT_EQ(mismatches(c), 0) << "execution " << i;
+    }
+    EXPECT_LE(resident_kib() - before, 256) << "resident memory grew over 90 executions";
+    EXPECT_EQ(forward.report().executions, 100);
+  }
+}
+
+template <class F>
+void expect_throw_on_every_rank(F&& f, const std::string& fragment) {
+  std::string message = "(no exception)";
+  try {
+    f();
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  MPI_Barrier(MPI_COMM_WORLD);  // no rank is left inside a collective
+}
+
+TEST(Plan, BadInputThrowsOnEveryRank) {
+  const int p = world_size();
+  const auto from = Layout<2>::parse("block,* on " + grid2(p, 1), {8, 6});
+  const auto other_shape = Layout<2>::parse("*,block on " + grid2(1, p), {8, 7});
+  expect_throw_on_every_rank([&] { Plan<double, 2>(from, other_shape, MPI_COMM_WORLD); }, "global shapes differ");
+  const auto too_big = Layout<2>::parse("*,block on " + grid2(1, p + 1), {8, 6});
+  expect_throw_on_every_rank([&] { Plan<double, 2>(from, too_big, MPI_COMM_WORLD); }, "communicator has");
+  PlanOptions indirect;
+  indirect.method = RedistMethod::indirect;
+  const auto to = Layout<2>::parse("*,block on " + grid2(1, p), {8, 6});
+  if (p > 1)  // on one rank every grid is 1x1
+    expect_throw_on_every_rank([&] { Plan<double, 2>(from, to, MPI_COMM_WORLD, indirect); }, "same process grid");
+  Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
+  DistArray<double, 2> a(from, MPI_COMM_WORLD), wrong(from, MPI_COMM_WORLD);
+  expect_throw_on_every_rank([&] { plan.execute(a, wrong); }, "built for");
+}
+
+TEST(Plan, ReportsWhatItDid) {
+  const int p = world_size();
+  const Index<2> shape{4 * p, 3 * p};  // every rank owns some rows and some columns
+  const auto from = Layout<2>::parse("block,* on " + grid2(p, 1), shape);
+  const auto to = Layout<2>::parse("*,block on " + grid2(1, p), shape);
+  Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
+  DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD);
+  plan.execute(a, b);
+  const PlanReport& r = plan.report();
+  EXPECT_EQ(r.method, "direct");
+  EXPECT_EQ(r.steps, 1);
+  EXPECT_EQ(r.messages_sent, p - 1);
+  EXPECT_EQ(r.peers, p - 1);
+  EXPECT_EQ(r.bytes_sent + r.bytes_local, index_t(sizeof(double)) * a.local_size());
+  EXPECT_EQ(r.executions, 1);
+  EXPECT_GT(r.pack_seconds + r.exchange_seconds + r.unpack_seconds, 0.0);
+}
+
+}  // namespace
+}  // namespace distarray
