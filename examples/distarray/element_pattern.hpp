@@ -1,0 +1,41 @@
+#pragma once
+// The test pattern of the distarray command (DESIGN Sec. 7): an element's
+// value is its row-major linear global index converted to the element type —
+// f32 takes it modulo 2^24 (exact in a float), i32 modulo 2^31, complex types
+// carry minus the index as imaginary part — so any reader can check any element.
+
+#include <distarray/core/error.hpp>
+#include <distarray/core/row_major.hpp>
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace distarray::cli {
+
+template <class T>
+T pattern_value(index_t linear) {
+  if constexpr (std::is_same_v<T, float>)
+    return float(linear % (index_t(1) << 24));
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return std::int32_t(linear % (index_t(1) << 31));
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return {double(linear), -double(linear)};
+  else
+    return T(linear);
+}
+
+/// Calls f.template operator()<T>() with T the element type named by `type`
+/// (f32 f64 c64 i32 i64); UsageError for another name.
+template <class F>
+decltype(auto) with_element_type(const std::string& type, F&& f) {
+  if (type == "f32") return f.template operator()<float>();
+  if (type == "f64") return f.template operator()<double>();
+  if (type == "c64") return f.template operator()<std::complex<double>>();
+  if (type == "i32") return f.template operator()<std::int32_t>();
+  if (type == "i64") return f.template operator()<std::int64_t>();
+  throw UsageError("unknown element type '" + type + "' (f32, f64, c64, i32, i64)");
+}
+
+}  // namespace distarray::cli

@@ -1,0 +1,97 @@
+// distarray redist: move the test pattern from one layout to another with a
+// plan, repeatedly, and report what it cost (DESIGN Sec. 7).
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "element_pattern.hpp"
+#include "report_table.hpp"
+
+#include <distarray/core.hpp>
+#include <distarray/redist.hpp>
+
+#include <iostream>
+
+namespace distarray::cli {
+
+namespace {
+
+/// Local elements of `a` that differ from the pattern.
+template <class T, int D>
+index_t count_mismatches(const DistArray<T, D>& a) {
+  auto host = Kokkos::create_mirror_view(a.local());
+  Kokkos::deep_copy(host, a.local());
+  const Index<D> shape = a.layout().shape();
+  index_t bad = 0;
+  for (index_t i = 0; i < a.local_size(); ++i)
+    if (host.data()[i] != pattern_value<T>(row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape)))
+      ++bad;
+  return bad;
+}
+
+struct RedistRun {
+  const Args& args;
+  std::vector<index_t> shape;
+  std::string type, from, to;
+  MPI_Comm comm;
+
+  template <class T, int D>
+  int run() const {
+    Index<D> extents{};
+    for (int d = 0; d < D; ++d) extents[d] = shape[std::size_t(d)];
+    const auto src = Layout<D>::parse(from, extents);
+    const auto dst = Layout<D>::parse(to, extents);
+    PlanOptions options;
+    options.method = parse_redist_method(args.get("method", "auto"));
+    options.schedule = parse_schedule_method(args.get("schedule", "auto"));
+    options.exchange = parse_exchange_engine(args.get("exchange", "alltoallv"));
+    const int repeat = int(args.get_int("repeat", 10));
+    if (repeat < 1) throw UsageError("option '--repeat' must be at least 1");
+
+    DistArray<T, D> a(src, comm), b(dst, comm);
+    a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents)); });
+    Plan<T, D> plan(src, dst, comm, options);
+    for (int i = 0; i < repeat; ++i) plan.execute(a, b);
+
+    Summary s = summarize(plan.report(), comm, repeat);
+    s.title = "distarray redist: " + shape_text(shape) + " " + type;
+    s.from = src.to_string();
+    s.to = dst.to_string();
+    s.elements = element_count(extents);
+    s.element_bytes = index_t(sizeof(T));
+    if (args.has("verify")) {
+      index_t bad = count_mismatches(b);
+      DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, comm));
+      s.verified = bad == 0 ? "ok, every element" : std::to_string(bad) + " elements WRONG";
+      s.failed = bad != 0;
+    }
+    print(s, args.get("json", ""), comm);
+    return s.failed ? 1 : 0;
+  }
+};
+
+}  // namespace
+
+int run_redist(int argc, char** argv, MPI_Comm comm) {
+  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "method", "schedule", "exchange", "repeat", "json"},
+                  {"verify"});
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  const std::string p = std::to_string(size);
+  // The built-in case: the ADI/FFT transpose (block,*) -> (*,block) on every rank.
+  const RedistRun run{args,
+                      parse_shape(args.get("shape", "2048x2048")),
+                      args.get("type", "f64"),
+                      args.get("from", "block,* on " + p + "x1"),
+                      args.get("to", "*,block on 1x" + p),
+                      comm};
+  return with_element_type(run.type, [&]<class T>() {
+    switch (run.shape.size()) {
+      case 1: return run.run<T, 1>();
+      case 2: return run.run<T, 2>();
+      case 3: return run.run<T, 3>();
+    }
+    throw UsageError("redist handles 1- to 3-dimensional shapes; --shape has " + std::to_string(run.shape.size()));
+  });
+}
+
+}  // namespace distarray::cli

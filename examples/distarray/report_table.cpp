@@ -1,0 +1,100 @@
+#include "report_table.hpp"
+
+#include <distarray/core/error.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+namespace distarray::cli {
+
+Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat) {
+  Summary s;
+  MPI_Comm_size(comm, &s.ranks);
+  s.repeat = repeat;
+  s.method = r.method;
+  s.schedule = r.schedule;
+  s.exchange = r.exchange;
+  double times[4] = {r.plan_seconds, r.pack_seconds / repeat, r.exchange_seconds / repeat, r.unpack_seconds / repeat};
+  MPI_Allreduce(MPI_IN_PLACE, times, 4, MPI_DOUBLE, MPI_MAX, comm);
+  s.plan_s = times[0];
+  s.pack_s = times[1];
+  s.exchange_s = times[2];
+  s.unpack_s = times[3];
+  index_t counts[3] = {r.messages_sent, r.bytes_sent, r.bytes_local};
+  MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, comm);
+  s.messages = counts[0];
+  s.bytes_sent = counts[1];
+  s.bytes_local = counts[2];
+  int maxima[2] = {r.peers, r.steps};
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_INT, MPI_MAX, comm);
+  s.max_peers = maxima[0];
+  s.steps = maxima[1];
+  return s;
+}
+
+namespace {
+
+std::string ms(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%10.3f ms", seconds * 1e3);
+  return buf;
+}
+
+std::string mib(index_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f MiB", double(bytes) / (1 << 20));
+  return buf;
+}
+
+}  // namespace
+
+void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  const double total = s.pack_s + s.exchange_s + s.unpack_s;
+  const double array_bytes = double(s.elements * s.element_bytes);
+  const double bandwidth = total > 0 ? array_bytes / total / 1e9 : 0.0;
+  std::ostringstream t;
+  t << s.title << ", " << s.ranks << " ranks, " << s.repeat << " executions\n"
+    << "  from        " << s.from << "\n"
+    << "  to          " << s.to << "\n"
+    << "  strategy    " << s.method << " (" << s.steps << " step" << (s.steps == 1 ? "" : "s") << "), schedule "
+    << s.schedule << ", exchange " << s.exchange << "\n"
+    << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, " << mib(s.bytes_local)
+    << " copied locally, at most " << s.max_peers << " peers per rank\n"
+    << "  stage       time per execution (slowest rank)\n"
+    << "    plan    " << ms(s.plan_s) << "   (once)\n"
+    << "    pack    " << ms(s.pack_s) << "\n"
+    << "    exchange" << ms(s.exchange_s) << "\n"
+    << "    unpack  " << ms(s.unpack_s) << "\n"
+    << "    total   " << ms(total) << "\n";
+  char bw[64];
+  std::snprintf(bw, sizeof bw, "%.3f GB/s", bandwidth);
+  t << "  bandwidth   " << bw << " (array bytes / total time)\n";
+  if (!s.verified.empty()) t << "  verify      " << s.verified << "\n";
+  std::cout << t.str() << std::flush;
+  if (json_path.empty()) return;
+  std::ofstream j(json_path);
+  j << "{\n  \"title\": \"" << s.title << "\",\n  \"ranks\": " << s.ranks << ",\n  \"from\": \"" << s.from
+    << "\",\n  \"to\": \"" << s.to << "\",\n  \"method\": \"" << s.method << "\",\n  \"schedule\": \"" << s.schedule
+    << "\",\n  \"exchange\": \"" << s.exchange << "\",\n  \"steps\": " << s.steps << ",\n  \"executions\": " << s.repeat
+    << ",\n  \"elements\": " << s.elements << ",\n  \"element_bytes\": " << s.element_bytes
+    << ",\n  \"messages\": " << s.messages << ",\n  \"bytes_mpi\": " << s.bytes_sent << ",\n  \"bytes_local\": "
+    << s.bytes_local << ",\n  \"max_peers\": " << s.max_peers << ",\n  \"seconds\": {\"plan\": " << s.plan_s
+    << ", \"pack\": " << s.pack_s << ", \"exchange\": " << s.exchange_s << ", \"unpack\": " << s.unpack_s
+    << ", \"total\": " << total << "},\n  \"bandwidth_gb_s\": " << bandwidth << ",\n  \"verified\": "
+    << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";
+  if (!j.flush()) throw Error("cannot write JSON file '" + json_path + "'");
+}
+
+std::string shape_text(const std::vector<index_t>& shape) {
+  std::string s;
+  for (std::size_t d = 0; d < shape.size(); ++d) s += (d ? "x" : "") + std::to_string(shape[d]);
+  return s;
+}
+
+}  // namespace distarray::cli

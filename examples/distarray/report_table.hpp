@@ -1,0 +1,33 @@
+#pragma once
+// The distarray command's report of a plan: reduced over ranks (times: the
+// slowest rank; counts: summed), printed as a table on rank 0 and optionally
+// written as JSON.
+
+#include <distarray/redist/plan_report.hpp>
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace distarray::cli {
+
+struct Summary {
+  std::string title, from, to, method, schedule, exchange, verified;
+  bool failed = false;
+  int ranks = 1, repeat = 1, steps = 0, max_peers = 0;
+  index_t elements = 0, element_bytes = 0;
+  index_t messages = 0, bytes_sent = 0, bytes_local = 0;  // per execution, all ranks
+  double plan_s = 0, pack_s = 0, exchange_s = 0, unpack_s = 0;  // slowest rank, per execution (plan: once)
+};
+
+/// Reduces every rank's report over `comm` (collective).
+Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat);
+
+/// The table on rank 0; JSON to `json_path` unless it is empty.
+void print(const Summary& s, const std::string& json_path, MPI_Comm comm);
+
+/// "4096x4096".
+std::string shape_text(const std::vector<index_t>& shape);
+
+}  // namespace distarray::cli
