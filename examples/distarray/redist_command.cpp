@@ -23,7 +23,8 @@ index_t count_mismatches(const DistArray<T, D>& a) {
   const Index<D> shape = a.layout().shape();
   index_t bad = 0;
   for (index_t i = 0; i < a.local_size(); ++i)
-    if (host.data()[i] != pattern_value<T>(row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape)))
+    if (host.data()[i] !=
+        pattern_value<T>(row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape)))
       ++bad;
   return bad;
 }
@@ -72,7 +73,8 @@ struct RedistRun {
 }  // namespace
 
 int run_redist(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "method", "schedule", "exchange", "repeat", "json"},
+  const Args args(argc, argv, 2,
+                  {"shape", "type", "from", "to", "method", "schedule", "exchange", "repeat", "json"},
                   {"verify"});
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -86,11 +88,15 @@ int run_redist(int argc, char** argv, MPI_Comm comm) {
                       comm};
   return with_element_type(run.type, [&]<class T>() {
     switch (run.shape.size()) {
-      case 1: return run.run<T, 1>();
-      case 2: return run.run<T, 2>();
-      case 3: return run.run<T, 3>();
+      case 1:
+        return run.run<T, 1>();
+      case 2:
+        return run.run<T, 2>();
+      case 3:
+        return run.run<T, 3>();
     }
-    throw UsageError("redist handles 1- to 3-dimensional shapes; --shape has " + std::to_string(run.shape.size()));
+    throw UsageError("redist handles 1- to 3-dimensional shapes; --shape has " +
+                     std::to_string(run.shape.size()));
   });
 }
 

@@ -17,7 +17,8 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat) {
   s.method = r.method;
   s.schedule = r.schedule;
   s.exchange = r.exchange;
-  double times[4] = {r.plan_seconds, r.pack_seconds / repeat, r.exchange_seconds / repeat, r.unpack_seconds / repeat};
+  double times[4] = {r.plan_seconds, r.pack_seconds / repeat, r.exchange_seconds / repeat,
+                     r.unpack_seconds / repeat};
   MPI_Allreduce(MPI_IN_PLACE, times, 4, MPI_DOUBLE, MPI_MAX, comm);
   s.plan_s = times[0];
   s.pack_s = times[1];
@@ -62,10 +63,10 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   t << s.title << ", " << s.ranks << " ranks, " << s.repeat << " executions\n"
     << "  from        " << s.from << "\n"
     << "  to          " << s.to << "\n"
-    << "  strategy    " << s.method << " (" << s.steps << " step" << (s.steps == 1 ? "" : "s") << "), schedule "
-    << s.schedule << ", exchange " << s.exchange << "\n"
-    << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, " << mib(s.bytes_local)
-    << " copied locally, at most " << s.max_peers << " peers per rank\n"
+    << "  strategy    " << s.method << " (" << s.steps << " step" << (s.steps == 1 ? "" : "s")
+    << "), schedule " << s.schedule << ", exchange " << s.exchange << "\n"
+    << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, "
+    << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
     << "  stage       time per execution (slowest rank)\n"
     << "    plan    " << ms(s.plan_s) << "   (once)\n"
     << "    pack    " << ms(s.pack_s) << "\n"
@@ -80,14 +81,15 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   if (json_path.empty()) return;
   std::ofstream j(json_path);
   j << "{\n  \"title\": \"" << s.title << "\",\n  \"ranks\": " << s.ranks << ",\n  \"from\": \"" << s.from
-    << "\",\n  \"to\": \"" << s.to << "\",\n  \"method\": \"" << s.method << "\",\n  \"schedule\": \"" << s.schedule
-    << "\",\n  \"exchange\": \"" << s.exchange << "\",\n  \"steps\": " << s.steps << ",\n  \"executions\": " << s.repeat
-    << ",\n  \"elements\": " << s.elements << ",\n  \"element_bytes\": " << s.element_bytes
-    << ",\n  \"messages\": " << s.messages << ",\n  \"bytes_mpi\": " << s.bytes_sent << ",\n  \"bytes_local\": "
-    << s.bytes_local << ",\n  \"max_peers\": " << s.max_peers << ",\n  \"seconds\": {\"plan\": " << s.plan_s
+    << "\",\n  \"to\": \"" << s.to << "\",\n  \"method\": \"" << s.method << "\",\n  \"schedule\": \""
+    << s.schedule << "\",\n  \"exchange\": \"" << s.exchange << "\",\n  \"steps\": " << s.steps
+    << ",\n  \"executions\": " << s.repeat << ",\n  \"elements\": " << s.elements
+    << ",\n  \"element_bytes\": " << s.element_bytes << ",\n  \"messages\": " << s.messages
+    << ",\n  \"bytes_mpi\": " << s.bytes_sent << ",\n  \"bytes_local\": " << s.bytes_local
+    << ",\n  \"max_peers\": " << s.max_peers << ",\n  \"seconds\": {\"plan\": " << s.plan_s
     << ", \"pack\": " << s.pack_s << ", \"exchange\": " << s.exchange_s << ", \"unpack\": " << s.unpack_s
-    << ", \"total\": " << total << "},\n  \"bandwidth_gb_s\": " << bandwidth << ",\n  \"verified\": "
-    << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";
+    << ", \"total\": " << total << "},\n  \"bandwidth_gb_s\": " << bandwidth
+    << ",\n  \"verified\": " << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";
   if (!j.flush()) throw Error("cannot write JSON file '" + json_path + "'");
 }
 

@@ -6,16 +6,20 @@ namespace distarray {
 
 namespace {
 
-constexpr detail::NameTable<RedistMethod, 3> method_names = {
-    {{RedistMethod::automatic, "auto"}, {RedistMethod::direct, "direct"}, {RedistMethod::indirect, "indirect"}}};
-constexpr detail::NameTable<ExchangeEngine, 3> engine_names = {
-    {{ExchangeEngine::alltoallv, "alltoallv"}, {ExchangeEngine::p2p, "p2p"}, {ExchangeEngine::encoded, "encoded"}}};
+constexpr detail::NameTable<RedistMethod, 3> method_names = {{{RedistMethod::automatic, "auto"},
+                                                              {RedistMethod::direct, "direct"},
+                                                              {RedistMethod::indirect, "indirect"}}};
+constexpr detail::NameTable<ExchangeEngine, 3> engine_names = {{{ExchangeEngine::alltoallv, "alltoallv"},
+                                                                {ExchangeEngine::p2p, "p2p"},
+                                                                {ExchangeEngine::encoded, "encoded"}}};
 
 }  // namespace
 
 std::string_view to_string(RedistMethod m) { return detail::name_of(method_names, m); }
 std::string_view to_string(ExchangeEngine e) { return detail::name_of(engine_names, e); }
 RedistMethod parse_redist_method(std::string_view t) { return detail::value_of(method_names, t, "method"); }
-ExchangeEngine parse_exchange_engine(std::string_view t) { return detail::value_of(engine_names, t, "exchange engine"); }
+ExchangeEngine parse_exchange_engine(std::string_view t) {
+  return detail::value_of(engine_names, t, "exchange engine");
+}
 
 }  // namespace distarray

@@ -17,8 +17,8 @@ index_t next(const std::vector<index_t>& words, std::size_t& pos) {
 
 }  // namespace
 
-void append_unpack_words(std::vector<index_t>& words, ScheduleMethod method, const Dist1D& src, const Dist1D& dst,
-                         int p, int q) {
+void append_unpack_words(std::vector<index_t>& words, ScheduleMethod method, const Dist1D& src,
+                         const Dist1D& dst, int p, int q) {
   if (method != ScheduleMethod::brute && !inapplicable(ScheduleMethod::hsu_chung, src, dst)) {
     const auto params = encode_unpack_params(src, dst, p, q);
     words.insert(words.end(), {closed_form, params ? params->first : 0, params ? params->count : 0});

@@ -37,7 +37,8 @@ index_t mismatches(const DistArray<T, D>& a) {
   Kokkos::deep_copy(host, a.local());
   index_t bad = 0;
   for (index_t i = 0; i < a.local_size(); ++i)
-    if (host.data()[i] != pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape()))
+    if (host.data()[i] !=
+        pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape()))
       ++bad;
   return bad;
 }
@@ -165,9 +166,12 @@ TEST(Plan, GridToGrid) {
   const auto [a, b] = near_square(half);
   const auto [c, d] = near_square(std::max(1, p - half));
   const int second = p > 1 ? half : 0;  // on one rank both grids hold rank 0
-  check_pair<double, 2>("block,cyclic(2) on " + grid2(a, b), "cyclic(3),block on " + grid2(c, d, second), {17, 10});
-  check_pair<double, 2>("cyclic(3),block on " + grid2(c, d, second), "block,cyclic(2) on " + grid2(a, b), {17, 10});
-  check_pair<double, 2>("cyclic,block on " + grid2(1, p - second, second), "block,cyclic on " + grid2(1, 1), {8, 12});
+  check_pair<double, 2>("block,cyclic(2) on " + grid2(a, b), "cyclic(3),block on " + grid2(c, d, second),
+                        {17, 10});
+  check_pair<double, 2>("cyclic(3),block on " + grid2(c, d, second), "block,cyclic(2) on " + grid2(a, b),
+                        {17, 10});
+  check_pair<double, 2>("cyclic,block on " + grid2(1, p - second, second), "block,cyclic on " + grid2(1, 1),
+                        {8, 12});
   if (p >= 7) check_pair<double, 2>("block,block on 2x2", "cyclic(2),cyclic on 3x1@4", {15, 9});
 }
 
@@ -218,14 +222,16 @@ TEST(Plan, BadInputThrowsOnEveryRank) {
   const int p = world_size();
   const auto from = Layout<2>::parse("block,* on " + grid2(p, 1), {8, 6});
   const auto other_shape = Layout<2>::parse("*,block on " + grid2(1, p), {8, 7});
-  expect_throw_on_every_rank([&] { Plan<double, 2>(from, other_shape, MPI_COMM_WORLD); }, "global shapes differ");
+  expect_throw_on_every_rank([&] { Plan<double, 2>(from, other_shape, MPI_COMM_WORLD); },
+                             "global shapes differ");
   const auto too_big = Layout<2>::parse("*,block on " + grid2(1, p + 1), {8, 6});
   expect_throw_on_every_rank([&] { Plan<double, 2>(from, too_big, MPI_COMM_WORLD); }, "communicator has");
   PlanOptions indirect;
   indirect.method = RedistMethod::indirect;
   const auto to = Layout<2>::parse("*,block on " + grid2(1, p), {8, 6});
   if (p > 1)  // on one rank every grid is 1x1
-    expect_throw_on_every_rank([&] { Plan<double, 2>(from, to, MPI_COMM_WORLD, indirect); }, "same process grid");
+    expect_throw_on_every_rank([&] { Plan<double, 2>(from, to, MPI_COMM_WORLD, indirect); },
+                               "same process grid");
   Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
   DistArray<double, 2> a(from, MPI_COMM_WORLD), wrong(from, MPI_COMM_WORLD);
   expect_throw_on_every_rank([&] { plan.execute(a, wrong); }, "built for");

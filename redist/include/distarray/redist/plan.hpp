@@ -43,7 +43,8 @@ class Plan {
     DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
     DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
-    const RedistMethod method = options_.method == RedistMethod::automatic ? RedistMethod::direct : options_.method;
+    const RedistMethod method =
+        options_.method == RedistMethod::automatic ? RedistMethod::direct : options_.method;
     if (method == RedistMethod::direct)
       build_direct();
     else
@@ -111,8 +112,8 @@ class Plan {
                           std::to_string(l->grid().end_rank() - 1) + " but the communicator has " +
                           std::to_string(size) + " ranks");
     if (options_.method == RedistMethod::indirect && !(from_.grid() == to_.grid()))
-      throw LayoutError("the indirect method needs the same process grid before and after; '" + from_.to_string() +
-                        "' and '" + to_.to_string() + "' differ (use the direct method)");
+      throw LayoutError("the indirect method needs the same process grid before and after; '" +
+                        from_.to_string() + "' and '" + to_.to_string() + "' differ (use the direct method)");
   }
 
   static std::string shape_text(const Layout<D>& l) {
@@ -123,8 +124,8 @@ class Plan {
 
   void check_array(const array_type& a, const Layout<D>& expected, const char* role) const {
     if (!(a.layout() == expected))
-      throw ShapeMismatch(std::string("plan executed with a ") + role + " array of layout '" + a.layout().to_string() +
-                          "', but it was built for '" + expected.to_string() + "'");
+      throw ShapeMismatch(std::string("plan executed with a ") + role + " array of layout '" +
+                          a.layout().to_string() + "', but it was built for '" + expected.to_string() + "'");
     int relation = MPI_UNEQUAL;
     DISTARRAY_MPI_CHECK(MPI_Comm_compare(a.comm(), comm_, &relation));
     if (relation != MPI_IDENT && relation != MPI_CONGRUENT)
@@ -133,8 +134,12 @@ class Plan {
   }
 
   void build_direct() {
-    const auto rank_in = [](const Layout<D>& l) { return [&l](const Coord<D>& c) { return l.grid().rank_of(c); }; };
-    const auto coord_in = [](const Layout<D>& l) { return [&l](int rank) { return *l.grid().coord_of(rank); }; };
+    const auto rank_in = [](const Layout<D>& l) {
+      return [&l](const Coord<D>& c) { return l.grid().rank_of(c); };
+    };
+    const auto coord_in = [](const Layout<D>& l) {
+      return [&l](int rank) { return *l.grid().coord_of(rank); };
+    };
     add_step(comm_, from_, to_, rank_in(from_), rank_in(to_), coord_in(from_), coord_in(to_));
   }
 

@@ -5,8 +5,8 @@
 
 #include <distarray/redist/schedule.hpp>
 
-#include <cstddef>
 #include <climits>
+#include <cstddef>
 #include <string_view>
 
 namespace distarray {

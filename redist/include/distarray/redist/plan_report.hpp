@@ -9,12 +9,12 @@
 namespace distarray {
 
 struct PlanReport {
-  std::string method;    ///< "direct" or "indirect"
-  std::string schedule;  ///< the 1-D generator(s) used
-  std::string exchange;  ///< the engine
-  int steps = 0;         ///< exchanges per execution (indirect: one per changed dimension)
-  int peers = 0;         ///< distinct ranks this rank sends to or receives from, self excluded
-  int messages_sent = 0; ///< per execution, self excluded
+  std::string method;     ///< "direct" or "indirect"
+  std::string schedule;   ///< the 1-D generator(s) used
+  std::string exchange;   ///< the engine
+  int steps = 0;          ///< exchanges per execution (indirect: one per changed dimension)
+  int peers = 0;          ///< distinct ranks this rank sends to or receives from, self excluded
+  int messages_sent = 0;  ///< per execution, self excluded
   int messages_received = 0;
   index_t bytes_sent = 0;      ///< per execution, self excluded
   index_t bytes_received = 0;  ///< per execution, self excluded

@@ -27,15 +27,15 @@ struct CopyRow {
 
 /// A contiguous piece of a row: `length` elements.
 struct CopyRun {
-  index_t start;   ///< from the row's local base
+  index_t start;  ///< from the row's local base
   index_t length;
   index_t offset;  ///< from the row's buffer base
 };
 
 struct CopyTable {
   struct Message {
-    int rank;       ///< in the exchange's communicator
-    index_t offset; ///< first element in the buffer
+    int rank;        ///< in the exchange's communicator
+    index_t offset;  ///< first element in the buffer
     index_t count;
     index_t rows_begin, rows_end;
   };
@@ -56,7 +56,8 @@ std::vector<Segment> expanded_segments(const PeerRuns& r, index_t unit);
 std::vector<index_t> expanded_indices(const PeerRuns& r);
 
 template <int D>
-void CopyTable::add_message(int rank, const std::array<const PeerRuns*, D>& per_dim, const Index<D>& extents) {
+void CopyTable::add_message(int rank, const std::array<const PeerRuns*, D>& per_dim,
+                            const Index<D>& extents) {
   index_t count = 1;
   for (int d = 0; d < D; ++d) count *= per_dim[d]->size();
   if (count == 0) return;

@@ -12,8 +12,8 @@
 #include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <climits>
 #include <functional>
@@ -22,20 +22,21 @@
 namespace distarray::detail {
 
 /// Rows [begin, end) of a copy table: pack (local -> buffer) or unpack
-/// (buffer -> local), one parallel iteration per row.  A free function:
-/// CUDA's extended lambdas may not live in private member functions.
+/// (buffer -> local), one parallel iteration per row; buffer positions are
+/// shifted by `shift` elements.  A free function: CUDA's extended lambdas may
+/// not live in private member functions.
 template <class Space, class T>
-void copy_rows(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs, index_t begin,
-               index_t end, T* local, T* buf, bool pack) {
+void copy_rows(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
+               index_t begin, index_t end, T* local, T* buf, bool pack, index_t shift = 0) {
   if (begin >= end) return;
   Kokkos::parallel_for(
-      pack ? "distarray::pack" : "distarray::unpack", Kokkos::RangePolicy<typename Space::execution_space>(begin, end),
-      KOKKOS_LAMBDA(const index_t i) {
+      pack ? "distarray::pack" : "distarray::unpack",
+      Kokkos::RangePolicy<typename Space::execution_space>(begin, end), KOKKOS_LAMBDA(const index_t i) {
         const CopyRow row = rows(i);
         for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
           const CopyRun run = runs(k);
           T* l = local + row.local_base + run.start;
-          T* b = buf + row.buffer_base + run.offset;
+          T* b = buf + (row.buffer_base + shift + run.offset);
           if (pack)
             for (index_t j = 0; j < run.length; ++j) b[j] = l[j];
           else
@@ -59,8 +60,10 @@ class ExchangeStep {
     send_runs_ = device_copy<CopyRun>("distarray::send_runs", send.runs);
     recv_rows_ = device_copy<CopyRow>("distarray::recv_rows", recv.rows);
     recv_runs_ = device_copy<CopyRun>("distarray::recv_runs", recv.runs);
-    send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing), send.total);
-    recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing), recv.total);
+    send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing),
+                       send.total);
+    recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing),
+                       recv.total);
     send_host_ = Kokkos::create_mirror_view(send_buf_);
     recv_host_ = Kokkos::create_mirror_view(recv_buf_);
     // MPI_Alltoallv takes int byte counts and displacements: usable only if
@@ -116,7 +119,8 @@ class ExchangeStep {
   void execute(const T* in, T* out, PlanReport& report) {
     double t = MPI_Wtime();
     // Packing only reads the local block.
-    copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), const_cast<T*>(in), send_buf_.data(), true);
+    copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), const_cast<T*>(in), send_buf_.data(),
+              true);
     Kokkos::fence();
     report.pack_seconds += MPI_Wtime() - t;
     if (decode_)
@@ -130,7 +134,8 @@ class ExchangeStep {
  private:
   template <class Item>
   static Kokkos::View<Item*, Space> device_copy(const char* label, const std::vector<Item>& items) {
-    Kokkos::View<Item*, Space> v(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), items.size());
+    Kokkos::View<Item*, Space> v(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing),
+                                 items.size());
     auto host = Kokkos::create_mirror_view(v);
     for (std::size_t i = 0; i < items.size(); ++i) host(i) = items[i];
     Kokkos::deep_copy(v, host);
@@ -141,14 +146,15 @@ class ExchangeStep {
     copy_rows(recv_rows_, recv_runs_, m.rows_begin, m.rows_end, out, recv_buf_.data(), false);
   }
 
-  /// The message to oneself: buffer to buffer, no MPI.
-  void copy_self() {
+  /// The message to oneself, unpacked straight from the send buffer: no MPI,
+  /// no receive-buffer copy.  Both sides list its elements in the same order.
+  void unpack_self(T* out) {
     for (const auto& s : send_)
       if (s.rank == rank_)
         for (const auto& r : recv_)
           if (r.rank == rank_)
-            Kokkos::deep_copy(Kokkos::subview(recv_buf_, std::make_pair(r.offset, r.offset + r.count)),
-                              Kokkos::subview(send_buf_, std::make_pair(s.offset, s.offset + s.count)));
+            copy_rows(recv_rows_, recv_runs_, r.rows_begin, r.rows_end, out, send_buf_.data(), false,
+                      s.offset - r.offset);
   }
 
   T* mpi_send_buffer() {
@@ -170,14 +176,14 @@ class ExchangeStep {
         rdispl[m.rank] = int(m.offset * index_t(sizeof(T)));
       }
     T* sbuf = mpi_send_buffer();
-    DISTARRAY_MPI_CHECK(MPI_Alltoallv(sbuf, scount.data(), sdispl.data(), MPI_BYTE, recv_host_.data(), rcount.data(),
-                                      rdispl.data(), MPI_BYTE, comm_));
+    DISTARRAY_MPI_CHECK(MPI_Alltoallv(sbuf, scount.data(), sdispl.data(), MPI_BYTE, recv_host_.data(),
+                                      rcount.data(), rdispl.data(), MPI_BYTE, comm_));
     if constexpr (!host_buffers) Kokkos::deep_copy(recv_buf_, recv_host_);
-    copy_self();
-    Kokkos::fence();
     report.exchange_seconds += MPI_Wtime() - t;
     t = MPI_Wtime();
-    copy_rows(recv_rows_, recv_runs_, 0, index_t(recv_rows_.extent(0)), out, recv_buf_.data(), false);
+    for (const auto& m : recv_)
+      if (m.rank != rank_) unpack(m, out);
+    unpack_self(out);
     Kokkos::fence();
     report.unpack_seconds += MPI_Wtime() - t;
   }
@@ -188,7 +194,7 @@ class ExchangeStep {
     const double start = MPI_Wtime();
     double unpacking = 0;
     std::vector<MPI_Request> requests;
-    std::vector<std::size_t> owner;       // request -> receive message
+    std::vector<std::size_t> owner;  // request -> receive message
     std::vector<int> outstanding(recv_.size(), 0);
     auto* rbase = reinterpret_cast<char*>(recv_host_.data());
     for (std::size_t i = 0; i < recv_.size(); ++i) {
@@ -212,13 +218,11 @@ class ExchangeStep {
                                       m.rank, 0, comm_, &requests.back()));
       }
     }
-    copy_self();
-    for (const auto& m : recv_)
-      if (m.rank == rank_) {
-        const double t = MPI_Wtime();
-        unpack(m, out);
-        unpacking += MPI_Wtime() - t;
-      }
+    {
+      const double t = MPI_Wtime();
+      unpack_self(out);
+      unpacking += MPI_Wtime() - t;
+    }
     for (std::size_t done = 0; done < receives; ++done) {
       int index = MPI_UNDEFINED;
       DISTARRAY_MPI_CHECK(MPI_Waitany(int(receives), requests.data(), &index, MPI_STATUS_IGNORE));
@@ -263,8 +267,8 @@ class ExchangeStep {
         continue;
       }
       sends.emplace_back();
-      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank, 1, comm_,
-                                    &sends.back()));
+      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank, 1,
+                                    comm_, &sends.back()));
       for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
         sends.emplace_back();
         DISTARRAY_MPI_CHECK(MPI_Isend(sbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
@@ -282,8 +286,9 @@ class ExchangeStep {
           MPI_Recv(header.data(), words, MPI_INT64_T, status.MPI_SOURCE, 1, comm_, MPI_STATUS_IGNORE));
       const CopyTable table = decode_(status.MPI_SOURCE, header);
       if (index_t(scratch_.size()) < table.total) {  // grows to the largest message, then stays
-        scratch_ = buffer(Kokkos::view_alloc(std::string("distarray::encoded_scratch"), Kokkos::WithoutInitializing),
-                          table.total);
+        scratch_ =
+            buffer(Kokkos::view_alloc(std::string("distarray::encoded_scratch"), Kokkos::WithoutInitializing),
+                   table.total);
         scratch_host_ = Kokkos::create_mirror_view(scratch_);
       }
       char* rbase = reinterpret_cast<char*>(scratch_host_.data());
