@@ -98,13 +98,22 @@ struct Variant {
 
 std::vector<Variant> variants() {
   std::vector<Variant> v;
-  for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect})
+  for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect, RedistMethod::multiphase})
     for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded})
       v.push_back({m, e});
+  v.push_back({RedistMethod::automatic, ExchangeEngine::alltoallv});
   // Messages split into 40-byte chunks: the large-count path at small sizes.
   v.push_back({RedistMethod::direct, ExchangeEngine::p2p, 40});
   v.push_back({RedistMethod::direct, ExchangeEngine::alltoallv, 40});
   return v;
+}
+
+/// True when a multiphase route exists from `from` to `to`.
+template <int D>
+bool has_multiphase(const Layout<D>& from, const Layout<D>& to) {
+  for (const auto& c : enumerate_candidates<D>(from, to))
+    if (c.method == RedistMethod::direct && c.chain.size() > 2) return true;
+  return false;
 }
 
 /// Redistributes the pattern from `from` to `to` with every variant that applies.
@@ -116,6 +125,7 @@ void check_pair(const std::string& from_text, const std::string& to_text, const 
   a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
   for (const Variant& v : variants()) {
     if (v.method == RedistMethod::indirect && !(from.grid() == to.grid())) continue;
+    if (v.method == RedistMethod::multiphase && !has_multiphase(from, to)) continue;
     SCOPED_TRACE("'" + from_text + "' -> '" + to_text + "' " + std::string(to_string(v.method)) + " " +
                  std::string(to_string(v.exchange)) + " chunk " + std::to_string(v.max_message_bytes));
     PlanOptions options;

@@ -12,9 +12,13 @@
 // indirect: one 1-D redistribution per dimension that changes, each on the
 //           sub-communicators of that grid dimension, through internal
 //           intermediate blocks (Thakur et al. Sec. 6; same grid before and after).
+// multiphase: a chain through intermediate block sizes (Kaushik et al.).
+// auto (the default) picks the candidate of lowest modelled cost; explain()
+// lists every candidate with its phases and cost.
 // Buffers, copy tables and intermediate blocks live in the plan.
 
 #include <distarray/core/dist_array.hpp>
+#include <distarray/redist/candidates.hpp>
 #include <distarray/redist/detail/exchange_step.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
 #include <distarray/redist/detail/unpack_header.hpp>
@@ -23,6 +27,7 @@
 
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,16 +45,15 @@ class Plan {
       : from_(from), to_(to), options_(options) {
     const double start = MPI_Wtime();
     validate(comm);
+    model_ = cost_model_for(comm, options_.ts, options_.te);  // cached on the caller's communicator
     DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
     DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
-    const RedistMethod method =
-        options_.method == RedistMethod::automatic ? RedistMethod::direct : options_.method;
-    if (method == RedistMethod::direct)
-      build_direct();
-    else
-      build_indirect();
-    report_.method = std::string(to_string(method));
+    candidates_ = enumerate_candidates<D>(from_, to_);
+    evaluate_candidates<D>(candidates_, comm_, model_, sizeof(T), options_.schedule);
+    chosen_ = choose();
+    build(candidates_[chosen_]);
+    report_.method = candidates_[chosen_].name;
     report_.exchange = std::string(to_string(options_.exchange));
     report_.schedule = schedule_names();
     std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
@@ -90,6 +94,26 @@ class Plan {
     }
     ++report_.executions;
   }
+
+  /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
+  std::string explain() const {
+    std::ostringstream s;
+    s << "cost model: ts = " << model_.ts << " s/message, te = " << model_.te << " s/byte (" << model_.source
+      << ")\n";
+    for (std::size_t i = 0; i < candidates_.size(); ++i) {
+      const auto& c = candidates_[i];
+      s << (i == chosen_ ? "* " : "  ") << c.name << ": " << c.phases.size() << " phase"
+        << (c.phases.size() == 1 ? "" : "s") << ", modelled " << c.cost * 1e3 << " ms\n";
+      for (std::size_t k = 0; k < c.phases.size(); ++k)
+        s << "      phase " << k + 1 << ": " << c.chain[k].to_string() << " -> " << c.chain[k + 1].to_string()
+          << ": at most " << c.phases[k].max_messages << " messages, " << c.phases[k].max_bytes
+          << " bytes per rank, " << c.phases[k].cost * 1e3 << " ms\n";
+    }
+    return s.str();
+  }
+  const std::vector<Candidate<D>>& candidates() const { return candidates_; }
+  const Candidate<D>& chosen() const { return candidates_[chosen_]; }
+  const CostModel& cost_model() const { return model_; }
 
   const Layout<D>& from() const { return from_; }
   const Layout<D>& to() const { return to_; }
@@ -133,14 +157,59 @@ class Plan {
                           " array on another communicator than the plan's");
   }
 
-  void build_direct() {
-    const auto rank_in = [](const Layout<D>& l) {
-      return [&l](const Coord<D>& c) { return l.grid().rank_of(c); };
+  /// The candidate the options ask for: the cheapest overall (auto), of its
+  /// kind (multiphase), or the named method.
+  std::size_t choose() {
+    const auto kind_of = [](const Candidate<D>& c) {
+      return c.chain.size() > 2 && c.method == RedistMethod::direct ? RedistMethod::multiphase : c.method;
     };
-    const auto coord_in = [](const Layout<D>& l) {
-      return [&l](int rank) { return *l.grid().coord_of(rank); };
-    };
-    add_step(comm_, from_, to_, rank_in(from_), rank_in(to_), coord_in(from_), coord_in(to_));
+    if (options_.method == RedistMethod::automatic) return cheapest(candidates_);
+    std::size_t best = candidates_.size();
+    for (std::size_t i = 0; i < candidates_.size(); ++i)
+      if (kind_of(candidates_[i]) == options_.method &&
+          (best == candidates_.size() || candidates_[i].cost < candidates_[best].cost))
+        best = i;
+    if (best < candidates_.size()) return best;
+    if (options_.method == RedistMethod::indirect) {  // at most one dimension changes: one phase on its sub-communicators
+      candidates_.push_back({"indirect", RedistMethod::indirect, {from_, to_}, {}, 0});
+      evaluate_candidates<D>(candidates_, comm_, model_, sizeof(T), options_.schedule);
+      return candidates_.size() - 1;
+    }
+    throw LayoutError("no multiphase route from '" + from_.to_string() + "' to '" + to_.to_string() +
+                      "': it needs the same grid and a dimension whose block size changes");
+  }
+
+  /// Steps along the candidate's chain, with intermediate blocks between them.
+  void build(const Candidate<D>& c) {
+    if (c.method == RedistMethod::indirect) {
+      grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
+      if (!grid_->contains_me()) return;
+    }
+    const auto rank_in = [](const Layout<D>& l) { return [&l](const Coord<D>& x) { return l.grid().rank_of(x); }; };
+    const auto coord_in = [](const Layout<D>& l) { return [&l](int rank) { return *l.grid().coord_of(rank); }; };
+    for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
+      const Layout<D>& a = c.chain[i];
+      const Layout<D>& b = c.chain[i + 1];
+      if (c.method == RedistMethod::indirect) {
+        int d = 0;
+        while (d < D && a.dist(d).same_mapping(b.dist(d))) ++d;
+        if (d == D) continue;  // nothing moves
+        // On the sub-communicator along d, ranks are ordered by the coordinate along d.
+        const auto along_d = [d](const Coord<D>& x) { return x[d]; };
+        const auto at = [d, mine = *grid_->coord()](int rank) {
+          Coord<D> x = mine;
+          x[d] = rank;
+          return x;
+        };
+        add_step(grid_->dim_comm(d), a, b, along_d, along_d, at, at);
+      } else {
+        add_step(comm_, a, b, rank_in(a), rank_in(b), coord_in(a), coord_in(b));
+      }
+      const auto mine = b.grid().coord_of(rank_);
+      stages_.push_back(detail::make_view<Kokkos::View<T*, MemorySpace>>(
+          "distarray::stage", Index<1>{mine ? element_count(b.local_extents(*mine)) : 0}));
+    }
+    if (!stages_.empty()) stages_.pop_back();  // the last step writes the destination block
   }
 
   /// One exchange from `from` to `to` over `comm`; rank_of / coord_of map grid
@@ -151,7 +220,7 @@ class Plan {
     const bool encoded = options_.exchange == ExchangeEngine::encoded;
     auto [send, recv] =
         detail::exchange_tables<D>(from, to, rank_, options_.schedule, src_rank_of, dst_rank_of, !encoded);
-    steps_.push_back(std::make_unique<Step>(comm, send, recv, options_));
+    steps_.push_back(std::make_unique<Step>(comm, int(steps_.size()), send, recv, options_));
     if (!encoded) return;
     // Sender: each message's header holds the receiver's unpacking runs.
     std::vector<std::vector<index_t>> headers;
@@ -179,31 +248,6 @@ class Plan {
     steps_.back()->use_encoding(std::move(headers), decode);
   }
 
-  // One step per changed dimension d, on the sub-communicator along d, whose
-  // ranks are ordered by the coordinate along d.
-  void build_indirect() {
-    grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
-    if (!grid_->contains_me()) return;
-    Layout<D> current = from_;
-    for (int d = 0; d < D; ++d) {
-      if (current.dist(d).same_mapping(to_.dist(d))) continue;  // nothing moves along d
-      std::array<Dist1D, D> dists = current.dists();
-      dists[d] = to_.dist(d);
-      const Layout<D> next(current.grid(), dists);
-      const auto along_d = [d](const Coord<D>& c) { return c[d]; };
-      const auto at = [d, mine = *grid_->coord()](int rank) {
-        Coord<D> c = mine;
-        c[d] = rank;
-        return c;
-      };
-      add_step(grid_->dim_comm(d), current, next, along_d, along_d, at, at);
-      stages_.push_back(detail::make_view<Kokkos::View<T*, MemorySpace>>(
-          "distarray::stage", Index<1>{element_count(next.local_extents(*grid_->coord()))}));
-      current = next;
-    }
-    if (!stages_.empty()) stages_.pop_back();  // the last step writes the destination block
-  }
-
   std::string schedule_names() const {
     std::string s;
     for (int d = 0; d < D; ++d) {
@@ -219,9 +263,12 @@ class Plan {
   PlanOptions options_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
+  CostModel model_;
+  std::vector<Candidate<D>> candidates_;
+  std::size_t chosen_ = 0;
   std::unique_ptr<ProcGrid<D>> grid_;  // indirect: the grid's sub-communicators
   std::vector<std::unique_ptr<Step>> steps_;
-  std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks, indirect only
+  std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
   PlanReport report_;
 };
 

@@ -14,9 +14,10 @@ namespace distarray {
 /// The multi-dimensional method (Thakur et al. Sec. 6).
 enum class RedistMethod {
   automatic,  ///< direct unless the cost model picks otherwise
-  direct,     ///< one exchange: each element straight to its final owner
-  indirect,   ///< one 1-D redistribution per changed dimension, on the
-              ///< per-dimension sub-communicators (same grid before and after)
+  direct,      ///< one exchange: each element straight to its final owner
+  indirect,    ///< one 1-D redistribution per changed dimension, on the
+               ///< per-dimension sub-communicators (same grid before and after)
+  multiphase,  ///< the cheapest chain through intermediate block sizes (Kaushik et al.)
 };
 
 /// The MPI exchange engine.
@@ -39,6 +40,9 @@ struct PlanOptions {
   /// Largest piece one MPI call carries, in bytes; longer messages are split.
   /// Tests lower it to exercise the splitting with small arrays.
   std::size_t max_message_bytes = INT_MAX;
+  /// Cost model overrides (seconds per message, seconds per byte); otherwise
+  /// DISTARRAY_TS / DISTARRAY_TE, otherwise calibrated (cost_model.hpp).
+  std::optional<double> ts, te;
 };
 
 }  // namespace distarray

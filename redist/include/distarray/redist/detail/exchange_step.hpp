@@ -52,8 +52,11 @@ class ExchangeStep {
 
  public:
   /// `comm` is not owned; every rank of it must build and execute the step.
-  ExchangeStep(MPI_Comm comm, const CopyTable& send, const CopyTable& recv, const PlanOptions& options)
-      : comm_(comm), options_(options), send_(send.messages), recv_(recv.messages) {
+  /// Steps sharing a communicator need different `tag`s: a fast rank may
+  /// already send the next step's messages.
+  ExchangeStep(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, const PlanOptions& options)
+      : comm_(comm), payload_tag_(2 * tag), header_tag_(2 * tag + 1), options_(options),
+        send_(send.messages), recv_(recv.messages) {
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
     DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size_));
     send_rows_ = device_copy<CopyRow>("distarray::send_rows", send.rows);
@@ -205,7 +208,7 @@ class ExchangeStep {
         owner.push_back(i);
         ++outstanding[i];
         DISTARRAY_MPI_CHECK(MPI_Irecv(rbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
-                                      m.rank, 0, comm_, &requests.back()));
+                                      m.rank, payload_tag_, comm_, &requests.back()));
       }
     }
     const std::size_t receives = requests.size();
@@ -215,7 +218,7 @@ class ExchangeStep {
       for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
         requests.emplace_back();
         DISTARRAY_MPI_CHECK(MPI_Isend(sbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
-                                      m.rank, 0, comm_, &requests.back()));
+                                      m.rank, payload_tag_, comm_, &requests.back()));
       }
     }
     {
@@ -250,7 +253,7 @@ class ExchangeStep {
     copy_rows(rows, runs, 0, index_t(table.rows.size()), out, buf, false);
   }
 
-  // Hsu-Chung message encoding: header (tag 1) then payload (tag 0) per
+  // Hsu-Chung message encoding: a header then the payload (tags of this step) per
   // message; the receiver probes for any header, decodes it, receives the
   // payload from that source and unpacks it.
   void encoded(T* out, PlanReport& report) {
@@ -267,23 +270,23 @@ class ExchangeStep {
         continue;
       }
       sends.emplace_back();
-      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank, 1,
+      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank, header_tag_,
                                     comm_, &sends.back()));
       for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
         sends.emplace_back();
         DISTARRAY_MPI_CHECK(MPI_Isend(sbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
-                                      m.rank, 0, comm_, &sends.back()));
+                                      m.rank, payload_tag_, comm_, &sends.back()));
       }
     }
     std::vector<index_t> header;
     for (int k = 0; k < expected_; ++k) {
       MPI_Status status;
-      DISTARRAY_MPI_CHECK(MPI_Probe(MPI_ANY_SOURCE, 1, comm_, &status));
+      DISTARRAY_MPI_CHECK(MPI_Probe(MPI_ANY_SOURCE, header_tag_, comm_, &status));
       int words = 0;
       DISTARRAY_MPI_CHECK(MPI_Get_count(&status, MPI_INT64_T, &words));
       header.resize(std::size_t(words));
       DISTARRAY_MPI_CHECK(
-          MPI_Recv(header.data(), words, MPI_INT64_T, status.MPI_SOURCE, 1, comm_, MPI_STATUS_IGNORE));
+          MPI_Recv(header.data(), words, MPI_INT64_T, status.MPI_SOURCE, header_tag_, comm_, MPI_STATUS_IGNORE));
       const CopyTable table = decode_(status.MPI_SOURCE, header);
       if (index_t(scratch_.size()) < table.total) {  // grows to the largest message, then stays
         scratch_ =
@@ -294,7 +297,7 @@ class ExchangeStep {
       char* rbase = reinterpret_cast<char*>(scratch_host_.data());
       for (const Chunk& c : split_message(std::size_t(table.total) * sizeof(T), options_.max_message_bytes))
         DISTARRAY_MPI_CHECK(
-            MPI_Recv(rbase + c.offset, c.bytes, MPI_BYTE, status.MPI_SOURCE, 0, comm_, MPI_STATUS_IGNORE));
+            MPI_Recv(rbase + c.offset, c.bytes, MPI_BYTE, status.MPI_SOURCE, payload_tag_, comm_, MPI_STATUS_IGNORE));
       const double t = MPI_Wtime();
       if constexpr (!host_buffers) Kokkos::deep_copy(scratch_, scratch_host_);
       unpack_decoded(table, out, scratch_.data());
@@ -307,6 +310,7 @@ class ExchangeStep {
   }
 
   MPI_Comm comm_;
+  int payload_tag_, header_tag_;
   PlanOptions options_;
   int rank_ = 0, size_ = 1;
   bool use_alltoallv_ = false;  // else point to point, in chunks
