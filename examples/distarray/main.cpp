@@ -17,10 +17,13 @@ constexpr const char* usage =
     "         the owner and local index of every element of a 1-D or 2-D layout;\n"
     "         with no options, a built-in 2-D example\n"
     "  redist [--shape 2048x2048] [--type f32|f64|c64|i32|i64] [--from TEXT] [--to TEXT]\n"
-    "         [--method auto|direct|indirect] [--schedule auto|aspen|falls|krr|thakur|classical|brute]\n"
+    "         [--method auto|direct|indirect|multiphase] [--schedule "
+    "auto|aspen|falls|krr|thakur|classical|brute]\n"
     "         [--exchange alltoallv|p2p|encoded] [--repeat N] [--verify] [--json FILE]\n"
     "         moves the index pattern between layouts with a plan and reports the cost;\n"
     "         default: the transpose (block,*) -> (*,block) over all ranks\n"
+    "  explain --shape NxM --from TEXT --to TEXT [--type T] [--schedule S] [--ts SEC] [--te SEC]\n"
+    "         every candidate strategy with its phases and modelled cost; moves no data\n"
     "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n";
 
 }  // namespace
@@ -33,6 +36,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "show") return distarray::cli::run_show(argc, argv, MPI_COMM_WORLD);
     if (command == "redist") return distarray::cli::run_redist(argc, argv, MPI_COMM_WORLD);
+    if (command == "explain") return distarray::cli::run_explain(argc, argv, MPI_COMM_WORLD);
     if (command == "help" || command == "--help" || command == "-h") {
       if (rank == 0) std::cout << usage;
       return 0;

@@ -1,5 +1,7 @@
 #include <distarray/redist/candidates.hpp>
 
+#include <algorithm>
+
 namespace distarray {
 
 std::optional<index_t> kaushik_partners(const Dist1D& src, const Dist1D& dst) {
@@ -13,7 +15,8 @@ namespace detail {
 namespace {
 
 /// Chains from 1 to k through divisors, each step a factor > 1, at most `phases` steps.
-void divisor_chains(index_t k, int phases, std::vector<index_t>& prefix, std::vector<std::vector<index_t>>& out) {
+void divisor_chains(index_t k, int phases, std::vector<index_t>& prefix,
+                    std::vector<std::vector<index_t>>& out) {
   const index_t at = prefix.back();
   if (at == k) {
     out.push_back(prefix);
@@ -45,6 +48,9 @@ std::vector<std::vector<index_t>> block_size_chains(index_t s, index_t t) {
       if (s > t) std::reverse(sizes.begin(), sizes.end());
       chains.push_back(sizes);
     }
+    // Fewer phases first: the cheapest-candidate choice keeps the earliest of equals.
+    std::stable_sort(chains.begin(), chains.end(),
+                     [](const auto& a, const auto& b) { return a.size() < b.size(); });
     return chains;
   }
   const index_t g = std::gcd(s, t), l = s / g * t;

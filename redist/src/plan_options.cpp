@@ -6,9 +6,10 @@ namespace distarray {
 
 namespace {
 
-constexpr detail::NameTable<RedistMethod, 3> method_names = {{{RedistMethod::automatic, "auto"},
+constexpr detail::NameTable<RedistMethod, 4> method_names = {{{RedistMethod::automatic, "auto"},
                                                               {RedistMethod::direct, "direct"},
-                                                              {RedistMethod::indirect, "indirect"}}};
+                                                              {RedistMethod::indirect, "indirect"},
+                                                              {RedistMethod::multiphase, "multiphase"}}};
 constexpr detail::NameTable<ExchangeEngine, 3> engine_names = {{{ExchangeEngine::alltoallv, "alltoallv"},
                                                                 {ExchangeEngine::p2p, "p2p"},
                                                                 {ExchangeEngine::encoded, "encoded"}}};

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -119,7 +120,8 @@ std::vector<Candidate<D>> enumerate_candidates(const Layout<D>& from, const Layo
     for (const auto& sizes : detail::block_size_chains(s.block_size(), t.block_size())) {
       // Phase 1 moves every other dimension and dimension d to the first
       // intermediate size; later phases change only dimension d.
-      Candidate<D> c{"multiphase(d" + std::to_string(d) + ": " + s.to_string(), RedistMethod::direct, {from}, {}, 0};
+      Candidate<D> c{
+          "multiphase(d" + std::to_string(d) + ": " + s.to_string(), RedistMethod::direct, {from}, {}, 0};
       for (std::size_t i = 1; i + 1 < sizes.size(); ++i) {
         std::array<Dist1D, D> dists = to.dists();
         dists[d] = Dist1D::cyclic_b(s.extent(), s.procs(), sizes[i]);
@@ -144,17 +146,20 @@ void evaluate_candidates(std::vector<Candidate<D>>& candidates, MPI_Comm comm, c
   std::vector<index_t> loads;
   for (const auto& c : candidates)
     for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
-      const auto [messages, bytes] = detail::phase_load<D>(c.chain[i], c.chain[i + 1], me, method, element_bytes);
+      const auto [messages, bytes] =
+          detail::phase_load<D>(c.chain[i], c.chain[i + 1], me, method, element_bytes);
       loads.push_back(messages);
       loads.push_back(bytes);
     }
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, loads.data(), int(loads.size()), MPI_INT64_T, MPI_MAX, comm));
+  DISTARRAY_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, loads.data(), int(loads.size()), MPI_INT64_T, MPI_MAX, comm));
   std::size_t k = 0;
   for (auto& c : candidates) {
     c.phases.clear();
     c.cost = 0;
     for (std::size_t i = 0; i + 1 < c.chain.size(); ++i, k += 2) {
-      typename Candidate<D>::Phase p{loads[k], loads[k + 1], model.cost(double(loads[k]), double(loads[k + 1]))};
+      typename Candidate<D>::Phase p{loads[k], loads[k + 1],
+                                     model.cost(double(loads[k]), double(loads[k + 1]))};
       c.cost += p.cost;
       c.phases.push_back(p);
     }
@@ -168,6 +173,26 @@ std::size_t cheapest(const std::vector<Candidate<D>>& candidates) {
   for (std::size_t i = 1; i < candidates.size(); ++i)
     if (candidates[i].cost < candidates[best].cost) best = i;
   return best;
+}
+
+/// Every candidate with its phases, messages, bytes and modelled cost; the
+/// chosen one marked with '*'.
+template <int D>
+std::string explain_candidates(const std::vector<Candidate<D>>& candidates, std::size_t chosen,
+                               const CostModel& model) {
+  std::ostringstream s;
+  s << "cost model: ts = " << model.ts << " s/message, te = " << model.te << " s/byte (" << model.source
+    << ")\n";
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const auto& c = candidates[i];
+    s << (i == chosen ? "* " : "  ") << c.name << ": " << c.phases.size() << " phase"
+      << (c.phases.size() == 1 ? "" : "s") << ", modelled " << c.cost * 1e3 << " ms\n";
+    for (std::size_t k = 0; k < c.phases.size(); ++k)
+      s << "      phase " << k + 1 << ": " << c.chain[k].to_string() << " -> " << c.chain[k + 1].to_string()
+        << ": at most " << c.phases[k].max_messages << " messages, " << c.phases[k].max_bytes
+        << " bytes per rank, " << c.phases[k].cost * 1e3 << " ms\n";
+  }
+  return s.str();
 }
 
 }  // namespace distarray

@@ -19,8 +19,8 @@ struct CostModel {
   static constexpr double default_ts = 2e-6;
   static constexpr double default_te = 2e-10;
 
-  double ts = default_ts;  ///< seconds per message
-  double te = default_te;  ///< seconds per byte
+  double ts = default_ts;           ///< seconds per message
+  double te = default_te;           ///< seconds per byte
   std::string source = "defaults";  ///< "calibrated", "defaults", "environment" or "options"
 
   double cost(double messages, double bytes) const { return messages * ts + bytes * te; }

@@ -27,7 +27,6 @@
 
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -96,21 +95,7 @@ class Plan {
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
-  std::string explain() const {
-    std::ostringstream s;
-    s << "cost model: ts = " << model_.ts << " s/message, te = " << model_.te << " s/byte (" << model_.source
-      << ")\n";
-    for (std::size_t i = 0; i < candidates_.size(); ++i) {
-      const auto& c = candidates_[i];
-      s << (i == chosen_ ? "* " : "  ") << c.name << ": " << c.phases.size() << " phase"
-        << (c.phases.size() == 1 ? "" : "s") << ", modelled " << c.cost * 1e3 << " ms\n";
-      for (std::size_t k = 0; k < c.phases.size(); ++k)
-        s << "      phase " << k + 1 << ": " << c.chain[k].to_string() << " -> " << c.chain[k + 1].to_string()
-          << ": at most " << c.phases[k].max_messages << " messages, " << c.phases[k].max_bytes
-          << " bytes per rank, " << c.phases[k].cost * 1e3 << " ms\n";
-    }
-    return s.str();
-  }
+  std::string explain() const { return explain_candidates(candidates_, chosen_, model_); }
   const std::vector<Candidate<D>>& candidates() const { return candidates_; }
   const Candidate<D>& chosen() const { return candidates_[chosen_]; }
   const CostModel& cost_model() const { return model_; }
@@ -163,6 +148,14 @@ class Plan {
     const auto kind_of = [](const Candidate<D>& c) {
       return c.chain.size() > 2 && c.method == RedistMethod::direct ? RedistMethod::multiphase : c.method;
     };
+    if (!options_.candidate.empty()) {
+      std::string names;
+      for (std::size_t i = 0; i < candidates_.size(); ++i) {
+        if (candidates_[i].name == options_.candidate) return i;
+        names += "\n  " + candidates_[i].name;
+      }
+      throw UsageError("no candidate named '" + options_.candidate + "'; the candidates are:" + names);
+    }
     if (options_.method == RedistMethod::automatic) return cheapest(candidates_);
     std::size_t best = candidates_.size();
     for (std::size_t i = 0; i < candidates_.size(); ++i)
@@ -170,7 +163,8 @@ class Plan {
           (best == candidates_.size() || candidates_[i].cost < candidates_[best].cost))
         best = i;
     if (best < candidates_.size()) return best;
-    if (options_.method == RedistMethod::indirect) {  // at most one dimension changes: one phase on its sub-communicators
+    if (options_.method ==
+        RedistMethod::indirect) {  // at most one dimension changes: one phase on its sub-communicators
       candidates_.push_back({"indirect", RedistMethod::indirect, {from_, to_}, {}, 0});
       evaluate_candidates<D>(candidates_, comm_, model_, sizeof(T), options_.schedule);
       return candidates_.size() - 1;
@@ -185,8 +179,12 @@ class Plan {
       grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
       if (!grid_->contains_me()) return;
     }
-    const auto rank_in = [](const Layout<D>& l) { return [&l](const Coord<D>& x) { return l.grid().rank_of(x); }; };
-    const auto coord_in = [](const Layout<D>& l) { return [&l](int rank) { return *l.grid().coord_of(rank); }; };
+    const auto rank_in = [](const Layout<D>& l) {
+      return [&l](const Coord<D>& x) { return l.grid().rank_of(x); };
+    };
+    const auto coord_in = [](const Layout<D>& l) {
+      return [&l](int rank) { return *l.grid().coord_of(rank); };
+    };
     for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
       const Layout<D>& a = c.chain[i];
       const Layout<D>& b = c.chain[i + 1];

@@ -13,7 +13,7 @@ namespace distarray {
 
 /// The multi-dimensional method (Thakur et al. Sec. 6).
 enum class RedistMethod {
-  automatic,  ///< direct unless the cost model picks otherwise
+  automatic,   ///< direct unless the cost model picks otherwise
   direct,      ///< one exchange: each element straight to its final owner
   indirect,    ///< one 1-D redistribution per changed dimension, on the
                ///< per-dimension sub-communicators (same grid before and after)
@@ -43,6 +43,9 @@ struct PlanOptions {
   /// Cost model overrides (seconds per message, seconds per byte); otherwise
   /// DISTARRAY_TS / DISTARRAY_TE, otherwise calibrated (cost_model.hpp).
   std::optional<double> ts, te;
+  /// Build exactly the candidate of this name (as Plan::explain() prints it),
+  /// overriding `method`; UsageError lists the names when none matches.
+  std::string candidate;
 };
 
 }  // namespace distarray

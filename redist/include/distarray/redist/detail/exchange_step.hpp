@@ -54,9 +54,14 @@ class ExchangeStep {
   /// `comm` is not owned; every rank of it must build and execute the step.
   /// Steps sharing a communicator need different `tag`s: a fast rank may
   /// already send the next step's messages.
-  ExchangeStep(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, const PlanOptions& options)
-      : comm_(comm), payload_tag_(2 * tag), header_tag_(2 * tag + 1), options_(options),
-        send_(send.messages), recv_(recv.messages) {
+  ExchangeStep(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
+               const PlanOptions& options)
+      : comm_(comm),
+        payload_tag_(2 * tag),
+        header_tag_(2 * tag + 1),
+        options_(options),
+        send_(send.messages),
+        recv_(recv.messages) {
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
     DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size_));
     send_rows_ = device_copy<CopyRow>("distarray::send_rows", send.rows);
@@ -270,8 +275,8 @@ class ExchangeStep {
         continue;
       }
       sends.emplace_back();
-      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank, header_tag_,
-                                    comm_, &sends.back()));
+      DISTARRAY_MPI_CHECK(MPI_Isend(headers_[i].data(), int(headers_[i].size()), MPI_INT64_T, m.rank,
+                                    header_tag_, comm_, &sends.back()));
       for (const Chunk& c : split_message(std::size_t(m.count) * sizeof(T), options_.max_message_bytes)) {
         sends.emplace_back();
         DISTARRAY_MPI_CHECK(MPI_Isend(sbase + std::size_t(m.offset) * sizeof(T) + c.offset, c.bytes, MPI_BYTE,
@@ -285,8 +290,8 @@ class ExchangeStep {
       int words = 0;
       DISTARRAY_MPI_CHECK(MPI_Get_count(&status, MPI_INT64_T, &words));
       header.resize(std::size_t(words));
-      DISTARRAY_MPI_CHECK(
-          MPI_Recv(header.data(), words, MPI_INT64_T, status.MPI_SOURCE, header_tag_, comm_, MPI_STATUS_IGNORE));
+      DISTARRAY_MPI_CHECK(MPI_Recv(header.data(), words, MPI_INT64_T, status.MPI_SOURCE, header_tag_, comm_,
+                                   MPI_STATUS_IGNORE));
       const CopyTable table = decode_(status.MPI_SOURCE, header);
       if (index_t(scratch_.size()) < table.total) {  // grows to the largest message, then stays
         scratch_ =
@@ -296,8 +301,8 @@ class ExchangeStep {
       }
       char* rbase = reinterpret_cast<char*>(scratch_host_.data());
       for (const Chunk& c : split_message(std::size_t(table.total) * sizeof(T), options_.max_message_bytes))
-        DISTARRAY_MPI_CHECK(
-            MPI_Recv(rbase + c.offset, c.bytes, MPI_BYTE, status.MPI_SOURCE, payload_tag_, comm_, MPI_STATUS_IGNORE));
+        DISTARRAY_MPI_CHECK(MPI_Recv(rbase + c.offset, c.bytes, MPI_BYTE, status.MPI_SOURCE, payload_tag_,
+                                     comm_, MPI_STATUS_IGNORE));
       const double t = MPI_Wtime();
       if constexpr (!host_buffers) Kokkos::deep_copy(scratch_, scratch_host_);
       unpack_decoded(table, out, scratch_.data());

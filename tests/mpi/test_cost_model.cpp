@@ -1,0 +1,102 @@
+#include <distarray/redist/plan.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace distarray {
+namespace {
+
+TEST(CostModel, OneRankFallsBackToDocumentedDefaults) {
+  const CostModel m = cost_model_for(MPI_COMM_SELF);
+  EXPECT_EQ(m.ts, CostModel::default_ts);
+  EXPECT_EQ(m.te, CostModel::default_te);
+  EXPECT_EQ(m.source, "defaults");
+}
+
+TEST(CostModel, CalibrationGivesSaneNumbersAndIsCached) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const CostModel a = cost_model_for(MPI_COMM_WORLD), b = cost_model_for(MPI_COMM_WORLD);
+  EXPECT_EQ(a.ts, b.ts);  // the second call reads the cache: identical
+  EXPECT_EQ(a.source, size > 1 ? "calibrated" : "defaults");
+  EXPECT_GT(a.ts, 0.0);
+  EXPECT_LT(a.ts, 1e-2);
+  EXPECT_GE(a.te, 0.0);
+  EXPECT_LT(a.te, 1e-6);
+}
+
+TEST(CostModel, OverridesAndTheirValidation) {
+  const CostModel m = cost_model_for(MPI_COMM_WORLD, 1e-3, 2e-9);
+  EXPECT_EQ(m.ts, 1e-3);
+  EXPECT_EQ(m.te, 2e-9);
+  EXPECT_EQ(m.source, "options");
+  EXPECT_THROW(cost_model_for(MPI_COMM_WORLD, -1.0), Error);
+  EXPECT_THROW(cost_model_for(MPI_COMM_WORLD, std::nullopt, std::nan("")), Error);
+  setenv("DISTARRAY_TS", "5e-6", 1);
+  EXPECT_EQ(cost_model_for(MPI_COMM_WORLD).ts, 5e-6);
+  EXPECT_EQ(cost_model_for(MPI_COMM_WORLD).source, "environment");
+  setenv("DISTARRAY_TS", "fast", 1);
+  try {
+    cost_model_for(MPI_COMM_WORLD);
+    ADD_FAILURE() << "DISTARRAY_TS=fast accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("DISTARRAY_TS"), std::string::npos);
+  }
+  setenv("DISTARRAY_TS", "-1", 1);
+  EXPECT_THROW(cost_model_for(MPI_COMM_WORLD), Error);
+  unsetenv("DISTARRAY_TS");
+  PlanOptions bad;
+  bad.te = -2e-9;
+  const auto l = Layout<1>::parse("block on 1", {10});
+  EXPECT_THROW((Plan<double, 1>(l, l, MPI_COMM_WORLD, bad)), Error);
+}
+
+// More time per message or per byte never makes a candidate cheaper.
+TEST(CostModel, CandidateCostsAreMonotoneInTsAndTe) {
+  int p = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const auto from = Layout<2>::parse("block,cyclic(2) on " + std::to_string(p) + "x1", {48, 40});
+  const auto to = Layout<2>::parse("cyclic(3),cyclic on " + std::to_string(p) + "x1", {48, 40});
+  auto candidates = enumerate_candidates<2>(from, to);
+  ASSERT_GT(candidates.size(), 2u);
+  std::vector<double> previous;
+  for (double scale : {1.0, 2.0, 10.0}) {
+    for (const auto& [ts, te] : {std::pair{1e-6 * scale, 1e-9}, std::pair{1e-6, 1e-9 * scale}}) {
+      CostModel m;
+      m.ts = ts;
+      m.te = te;
+      evaluate_candidates<2>(candidates, MPI_COMM_WORLD, m, 8, ScheduleMethod::automatic);
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (!previous.empty()) EXPECT_GE(candidates[i].cost, previous[i] * (1 - 1e-12)) << candidates[i].name;
+      }
+    }
+    previous.clear();
+    CostModel m;
+    m.ts = 1e-6 * scale;
+    m.te = 1e-9 * scale;
+    evaluate_candidates<2>(candidates, MPI_COMM_WORLD, m, 8, ScheduleMethod::automatic);
+    for (const auto& c : candidates) previous.push_back(c.cost);
+  }
+}
+
+TEST(CostModel, ExplainListsEveryCandidateAndTheChoice) {
+  int p = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  const auto from = Layout<1>::parse("block on " + std::to_string(p), {96 * p});
+  const auto to = Layout<1>::parse("cyclic(3) on " + std::to_string(p), {96 * p});
+  PlanOptions o;
+  o.ts = 1e-3;  // start-ups dominate: fewer messages per phase wins
+  o.te = 1e-12;
+  Plan<double, 1> plan(from, to, MPI_COMM_WORLD, o);
+  const std::string text = plan.explain();
+  EXPECT_NE(text.find("* "), std::string::npos) << text;
+  for (const auto& c : plan.candidates()) EXPECT_NE(text.find(c.name), std::string::npos) << c.name;
+  EXPECT_NE(text.find("ts = 0.001"), std::string::npos) << text;
+  EXPECT_EQ(plan.report().method, plan.chosen().name);
+  for (const auto& c : plan.candidates()) EXPECT_GE(c.cost, plan.chosen().cost);
+}
+
+}  // namespace
+}  // namespace distarray
