@@ -33,15 +33,17 @@ void explain(const std::vector<index_t>& shape, const Args& args, std::size_t el
   if (args.has("te")) te = std::stod(args.get("te", ""));
   const CostModel model = cost_model_for(comm, ts, te);
   auto candidates = enumerate_candidates<D>(from, to);
-  evaluate_candidates<D>(candidates, comm, model, element_bytes,
-                         parse_schedule_method(args.get("schedule", "auto")));
+  const ScheduleMethod method = parse_schedule_method(args.get("schedule", "auto"));
+  if (args.has("renumber"))
+    if (auto c = renumbered_candidate<D>(from, to, comm, method)) candidates.push_back(std::move(*c));
+  evaluate_candidates<D>(candidates, comm, model, element_bytes, method);
   if (rank == 0) std::cout << explain_candidates(candidates, cheapest(candidates), model);
 }
 
 }  // namespace
 
 int run_explain(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "schedule", "ts", "te"}, {});
+  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "schedule", "ts", "te"}, {"renumber"});
   if (!args.has("shape") || !args.has("from") || !args.has("to"))
     throw UsageError("explain needs --shape, --from and --to");
   const std::vector<index_t> shape = parse_shape(args.get("shape", ""));

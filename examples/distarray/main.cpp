@@ -22,8 +22,10 @@ constexpr const char* usage =
     "         [--exchange alltoallv|p2p|encoded] [--repeat N] [--verify] [--json FILE]\n"
     "         moves the index pattern between layouts with a plan and reports the cost;\n"
     "         default: the transpose (block,*) -> (*,block) over all ranks\n"
-    "  explain --shape NxM --from TEXT --to TEXT [--type T] [--schedule S] [--ts SEC] [--te SEC]\n"
-    "         every candidate strategy with its phases and modelled cost; moves no data\n"
+    "  explain --shape NxM --from TEXT --to TEXT [--type T] [--schedule S] [--ts SEC] [--te SEC] "
+    "[--renumber]\n"
+    "         every candidate strategy with its phases and modelled cost; moves no data;\n"
+    "         --renumber adds the Kalns-Ni renumbering of the destination ranks\n"
     "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n";
 
 }  // namespace

@@ -100,3 +100,53 @@ TEST(CostModel, ExplainListsEveryCandidateAndTheChoice) {
 
 }  // namespace
 }  // namespace distarray
+
+namespace distarray {
+namespace {
+
+// Kalns and Ni: from column blocks to a 2-D grid, the layout's numbering
+// sends rank 1's columns elsewhere; renumbering the destination keeps them.
+TEST(ProcessorMapping, RenumberedDestinationKeepsMoreDataAndIsCorrect) {
+  int p = 1, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  int rows = 1;
+  for (int d = 1; d * d <= p; ++d)
+    if (p % d == 0) rows = d;
+  const Index<2> shape{12 * p, 12 * p};
+  const auto from = Layout<2>::parse("*,block on 1x" + std::to_string(p), shape);
+  const auto to =
+      Layout<2>::parse("block,block on " + std::to_string(rows) + "x" + std::to_string(p / rows), shape);
+  PlanOptions o;
+  o.allow_renumbering = true;
+  o.ts = 1e-6;
+  o.te = 1e-9;  // bytes dominate: keeping data local pays
+  Plan<double, 2> plan(from, to, MPI_COMM_WORLD, o);
+  DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, plan.destination_comm());
+  a.fill([&](const Index<2>& g) { return double(row_major_offset(g, shape)); });
+  plan.execute(a, b);
+  auto host = Kokkos::create_mirror_view(b.local());
+  Kokkos::deep_copy(host, b.local());
+  for (index_t i = 0; i < b.local_size(); ++i)
+    ASSERT_EQ(host.data()[i],
+              double(row_major_offset(b.global_index(row_major_index(i, b.local_extents())), shape)));
+  const auto& ranks = plan.report().destination_ranks;
+  if (rows == 1) {  // a 1xP destination: the layout's numbering is already the best
+    EXPECT_TRUE(ranks.empty());
+    return;
+  }
+  ASSERT_EQ(int(ranks.size()), p);
+  // The rank holding destination coordinate c is the one the mapping chose.
+  EXPECT_EQ(ranks[std::size_t(to.grid().rank_of(*b.grid().coord()))], me);
+  Plan<double, 2> plain(from, to, MPI_COMM_WORLD);
+  index_t kept[2] = {plan.report().bytes_local, plain.report().bytes_local};
+  MPI_Allreduce(MPI_IN_PLACE, kept, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_GT(kept[0], kept[1]);
+  EXPECT_NE(plan.explain().find("destination coordinate -> rank"), std::string::npos);
+  // A destination array on the caller's communicator is refused, on every rank.
+  DistArray<double, 2> wrong(to, MPI_COMM_WORLD);
+  EXPECT_THROW(plan.execute(a, wrong), ShapeMismatch);
+}
+
+}  // namespace
+}  // namespace distarray

@@ -37,6 +37,9 @@ struct Candidate {
   std::vector<Layout<D>> chain;                ///< from, intermediates..., to
   std::vector<Phase> phases;
   double cost = 0;
+  /// Kalns-Ni processor mapping: the rank holding each destination grid
+  /// coordinate (row-major); empty for the layout's own numbering.
+  std::vector<int> destination_ranks = {};
 };
 
 /// Kaushik's analytic partner count of a 1-D single-phase redistribution
@@ -47,47 +50,116 @@ std::optional<index_t> kaushik_partners(const Dist1D& src, const Dist1D& dst);
 
 namespace detail {
 
-/// This rank's (messages, bytes) of one phase: the larger of sent and
-/// received, self excluded.
+/// The rank of destination coordinate c: the layout's, or the renumbering's.
+template <int D>
+int destination_rank(const Layout<D>& to, const std::vector<int>& renumbered, const Coord<D>& c) {
+  if (renumbered.empty()) return to.grid().rank_of(c);
+  return renumbered[std::size_t(to.grid().rank_of(c) - to.grid().first_rank)];
+}
+
+/// This rank's destination coordinate: the layout's, or under the renumbering.
+template <int D>
+std::optional<Coord<D>> destination_coord(const Layout<D>& to, const std::vector<int>& renumbered, int me) {
+  if (renumbered.empty()) return to.grid().coord_of(me);
+  const auto it = std::find(renumbered.begin(), renumbered.end(), me);
+  if (it == renumbered.end()) return std::nullopt;
+  return to.grid().coord_of(to.grid().first_rank + int(it - renumbered.begin()));
+}
+
+/// Calls f(peer coordinate, elements) for every peer of process `c` of
+/// `mine` in a redistribution to `other`: the tensor product of the 1-D schedules.
+template <int D, class F>
+void for_each_peer(const Layout<D>& mine, const Coord<D>& c, const Layout<D>& other, ScheduleMethod method,
+                   F&& f) {
+  std::array<std::vector<PeerRuns>, D> per_dim;
+  for (int d = 0; d < D; ++d) {
+    per_dim[d] = partition_runs(method, mine.dist(d), c[d], other.dist(d));
+    if (per_dim[d].empty()) return;
+  }
+  std::array<std::size_t, D> pos{};
+  while (true) {
+    Coord<D> peer{};
+    index_t elements = 1;
+    for (int d = 0; d < D; ++d) {
+      peer[d] = per_dim[d][pos[d]].peer;
+      elements *= per_dim[d][pos[d]].size();
+    }
+    f(peer, elements);
+    int d = D - 1;
+    for (; d >= 0; --d) {
+      if (++pos[d] < per_dim[d].size()) break;
+      pos[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/// This rank's (messages, bytes) of one phase a -> b: the larger of sent and
+/// received, self excluded; `renumbered` as in Candidate::destination_ranks.
 template <int D>
 std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, int me, ScheduleMethod method,
-                                       std::size_t element_bytes) {
+                                       std::size_t element_bytes, const std::vector<int>& renumbered = {}) {
   index_t loads[2][2] = {{0, 0}, {0, 0}};  // [send, recv][messages, bytes]
-  for (int side = 0; side < 2; ++side) {
-    const Layout<D>& mine = side == 0 ? a : b;
-    const Layout<D>& other = side == 0 ? b : a;
-    const auto c = mine.grid().coord_of(me);
-    if (!c) continue;
-    std::array<std::vector<PeerRuns>, D> per_dim;
-    for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, mine.dist(d), (*c)[d], other.dist(d));
-    // Odometer over the peer tuples.
-    std::array<std::size_t, D> pos{};
-    bool done = false;
-    for (int d = 0; d < D; ++d) done = done || per_dim[d].empty();
-    while (!done) {
-      Coord<D> peer{};
-      index_t elements = 1;
-      for (int d = 0; d < D; ++d) {
-        peer[d] = per_dim[d][pos[d]].peer;
-        elements *= per_dim[d][pos[d]].size();
-      }
-      if (other.grid().rank_of(peer) != me) {
-        ++loads[side][0];
-        loads[side][1] += elements * index_t(element_bytes);
-      }
-      int d = D - 1;
-      for (; d >= 0; --d) {
-        if (++pos[d] < per_dim[d].size()) break;
-        pos[d] = 0;
-      }
-      done = d < 0;
-    }
-  }
+  const auto add = [&](int side, int peer_rank, index_t elements) {
+    if (peer_rank == me) return;
+    ++loads[side][0];
+    loads[side][1] += elements * index_t(element_bytes);
+  };
+  if (const auto c = a.grid().coord_of(me))
+    for_each_peer<D>(a, *c, b, method,
+                     [&](const Coord<D>& q, index_t n) { add(0, destination_rank<D>(b, renumbered, q), n); });
+  if (const auto c = destination_coord<D>(b, renumbered, me))
+    for_each_peer<D>(b, *c, a, method, [&](const Coord<D>& p, index_t n) { add(1, a.grid().rank_of(p), n); });
   return {std::max(loads[0][0], loads[1][0]), std::max(loads[0][1], loads[1][1])};
 }
 
+/// Kalns and Ni's processor mapping: assign destination coordinates to the
+/// ranks of the destination grid so that the data each rank keeps is large —
+/// greedily, largest kept amount first (collective: one allgather of this
+/// rank's amounts per destination coordinate).
+template <int D>
+std::vector<int> keep_most_mapping(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
+                                   ScheduleMethod method) {
+  int me = 0, size = 1;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
+  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const int q = to.grid().size(), first = to.grid().first_rank;
+  std::vector<index_t> mine(std::size_t(q), 0), all(std::size_t(q) * std::size_t(size));
+  if (const auto c = from.grid().coord_of(me))
+    for_each_peer<D>(from, *c, to, method, [&](const Coord<D>& peer, index_t n) {
+      mine[std::size_t(to.grid().rank_of(peer) - first)] += n;
+    });
+  DISTARRAY_MPI_CHECK(MPI_Allgather(mine.data(), q, MPI_INT64_T, all.data(), q, MPI_INT64_T, comm));
+  struct Pair {
+    index_t kept;
+    int rank, coord;
+  };
+  std::vector<Pair> pairs;
+  for (int r = first; r < first + q; ++r)
+    for (int c = 0; c < q; ++c)
+      if (const index_t w = all[std::size_t(r) * std::size_t(q) + std::size_t(c)]; w > 0)
+        pairs.push_back({w, r, c});
+  std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.kept > y.kept; });
+  std::vector<int> ranks(std::size_t(q), -1);
+  std::vector<bool> taken(std::size_t(size), false);
+  for (const Pair& p : pairs)
+    if (ranks[std::size_t(p.coord)] < 0 && !taken[std::size_t(p.rank)]) {
+      ranks[std::size_t(p.coord)] = p.rank;
+      taken[std::size_t(p.rank)] = true;
+    }
+  int next = first;  // coordinates that keep nothing take the free ranks in order
+  for (int& r : ranks)
+    if (r < 0) {
+      while (taken[std::size_t(next)]) ++next;
+      r = next;
+      taken[std::size_t(next)] = true;
+    }
+  return ranks;
+}
+
 /// Block-size chains from s to t: the multiplicative partitions of the ratio
-/// when one divides the other (at most three phases), else via gcd and lcm.
+/// when one divides the other (at most three phases, at most eight chains,
+/// fewer phases first), else via gcd and lcm.
 std::vector<std::vector<index_t>> block_size_chains(index_t s, index_t t);
 
 }  // namespace detail
@@ -136,6 +208,20 @@ std::vector<Candidate<D>> enumerate_candidates(const Layout<D>& from, const Layo
   return out;
 }
 
+/// Kalns and Ni's candidate: the direct method with the destination grid's
+/// ranks renumbered to keep the most data in place; nothing when the best
+/// mapping found is the layout's own numbering (collective).
+template <int D>
+std::optional<Candidate<D>> renumbered_candidate(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
+                                                 ScheduleMethod method) {
+  std::vector<int> ranks = detail::keep_most_mapping<D>(from, to, comm, method);
+  for (std::size_t k = 0; k < ranks.size(); ++k)
+    if (ranks[k] != to.grid().first_rank + int(k))
+      return Candidate<D>{
+          "direct, renumbered (Kalns-Ni)", RedistMethod::direct, {from, to}, {}, 0, std::move(ranks)};
+  return std::nullopt;
+}
+
 /// Fills every candidate's phases and cost (collective over `comm`: the
 /// slowest rank of each phase is found with one reduction).
 template <int D>
@@ -147,7 +233,7 @@ void evaluate_candidates(std::vector<Candidate<D>>& candidates, MPI_Comm comm, c
   for (const auto& c : candidates)
     for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
       const auto [messages, bytes] =
-          detail::phase_load<D>(c.chain[i], c.chain[i + 1], me, method, element_bytes);
+          detail::phase_load<D>(c.chain[i], c.chain[i + 1], me, method, element_bytes, c.destination_ranks);
       loads.push_back(messages);
       loads.push_back(bytes);
     }
@@ -187,6 +273,12 @@ std::string explain_candidates(const std::vector<Candidate<D>>& candidates, std:
     const auto& c = candidates[i];
     s << (i == chosen ? "* " : "  ") << c.name << ": " << c.phases.size() << " phase"
       << (c.phases.size() == 1 ? "" : "s") << ", modelled " << c.cost * 1e3 << " ms\n";
+    if (!c.destination_ranks.empty()) {
+      s << "      destination coordinate -> rank:";
+      for (std::size_t k = 0; k < c.destination_ranks.size(); ++k)
+        s << " " << k << "->" << c.destination_ranks[k];
+      s << "\n";
+    }
     for (std::size_t k = 0; k < c.phases.size(); ++k)
       s << "      phase " << k + 1 << ": " << c.chain[k].to_string() << " -> " << c.chain[k + 1].to_string()
         << ": at most " << c.phases[k].max_messages << " messages, " << c.phases[k].max_bytes

@@ -49,9 +49,13 @@ class Plan {
     DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
     candidates_ = enumerate_candidates<D>(from_, to_);
+    if (options_.allow_renumbering)
+      if (auto c = renumbered_candidate<D>(from_, to_, comm_, options_.schedule))
+        candidates_.push_back(std::move(*c));
     evaluate_candidates<D>(candidates_, comm_, model_, sizeof(T), options_.schedule);
     chosen_ = choose();
     build(candidates_[chosen_]);
+    report_.destination_ranks = candidates_[chosen_].destination_ranks;
     report_.method = candidates_[chosen_].name;
     report_.exchange = std::string(to_string(options_.exchange));
     report_.schedule = schedule_names();
@@ -73,13 +77,14 @@ class Plan {
     MPI_Finalized(&finalized);
     if (finalized) return;
     grid_.reset();  // its communicators are derived from comm_
+    if (destination_comm_ != MPI_COMM_NULL) MPI_Comm_free(&destination_comm_);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   }
 
   /// Moves `in` (layout from()) into `out` (layout to()).  Collective.
   void execute(const array_type& in, array_type& out) {
-    check_array(in, from_, "source");
-    check_array(out, to_, "destination");
+    check_array(in, from_, comm_, "source");
+    check_array(out, to_, destination_comm(), "destination");
     const T* src = in.local().data();
     T* dst = out.local().data();
     if (steps_.empty()) {  // the same mapping: local blocks are identical
@@ -103,6 +108,9 @@ class Plan {
   const Layout<D>& from() const { return from_; }
   const Layout<D>& to() const { return to_; }
   const PlanOptions& options() const { return options_; }
+  /// The communicator to create destination arrays on: the caller's ranks,
+  /// renumbered when the plan chose a Kalns-Ni processor mapping.
+  MPI_Comm destination_comm() const { return destination_comm_ != MPI_COMM_NULL ? destination_comm_ : comm_; }
   /// Plan shape and accumulated per-stage times of this rank.
   const PlanReport& report() const { return report_; }
 
@@ -131,15 +139,16 @@ class Plan {
     return s;
   }
 
-  void check_array(const array_type& a, const Layout<D>& expected, const char* role) const {
+  void check_array(const array_type& a, const Layout<D>& expected, MPI_Comm comm, const char* role) const {
     if (!(a.layout() == expected))
       throw ShapeMismatch(std::string("plan executed with a ") + role + " array of layout '" +
                           a.layout().to_string() + "', but it was built for '" + expected.to_string() + "'");
     int relation = MPI_UNEQUAL;
-    DISTARRAY_MPI_CHECK(MPI_Comm_compare(a.comm(), comm_, &relation));
+    DISTARRAY_MPI_CHECK(MPI_Comm_compare(a.comm(), comm, &relation));
     if (relation != MPI_IDENT && relation != MPI_CONGRUENT)
       throw ShapeMismatch(std::string("plan executed with a ") + role +
-                          " array on another communicator than the plan's");
+                          " array on another communicator than the plan's" +
+                          (comm == destination_comm_ ? " (create it on Plan::destination_comm())" : ""));
   }
 
   /// The candidate the options ask for: the cheapest overall (auto), of its
@@ -199,25 +208,41 @@ class Plan {
           x[d] = rank;
           return x;
         };
-        add_step(grid_->dim_comm(d), a, b, along_d, along_d, at, at);
+        add_step(grid_->dim_comm(d), a, b, along_d, along_d, at, at, b.grid().coord_of(rank_));
+      } else if (!c.destination_ranks.empty()) {
+        const auto& ranks = c.destination_ranks;
+        add_step(
+            comm_, a, b, rank_in(a),
+            [&b, &ranks](const Coord<D>& x) { return detail::destination_rank<D>(b, ranks, x); }, coord_in(a),
+            [&b, &ranks](int rank) { return *detail::destination_coord<D>(b, ranks, rank); },
+            detail::destination_coord<D>(b, ranks, rank_));
       } else {
-        add_step(comm_, a, b, rank_in(a), rank_in(b), coord_in(a), coord_in(b));
+        add_step(comm_, a, b, rank_in(a), rank_in(b), coord_in(a), coord_in(b), b.grid().coord_of(rank_));
       }
-      const auto mine = b.grid().coord_of(rank_);
+      const auto mine = detail::destination_coord<D>(b, c.destination_ranks, rank_);
       stages_.push_back(detail::make_view<Kokkos::View<T*, MemorySpace>>(
           "distarray::stage", Index<1>{mine ? element_count(b.local_extents(*mine)) : 0}));
     }
     if (!stages_.empty()) stages_.pop_back();  // the last step writes the destination block
+    if (!c.destination_ranks.empty()) {
+      // Destination arrays live on a communicator where coordinate k of the
+      // destination grid is the rank the mapping chose.
+      int key = rank_;
+      if (const auto mine = detail::destination_coord<D>(to_, c.destination_ranks, rank_))
+        key = to_.grid().rank_of(*mine);
+      DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, 0, key, &destination_comm_));
+    }
   }
 
   /// One exchange from `from` to `to` over `comm`; rank_of / coord_of map grid
   /// coordinates of either layout to ranks of `comm` and back.
   template <class SrcRankOf, class DstRankOf, class SrcCoordOf, class DstCoordOf>
   void add_step(MPI_Comm comm, const Layout<D>& from, const Layout<D>& to, SrcRankOf src_rank_of,
-                DstRankOf dst_rank_of, SrcCoordOf src_coord_of, DstCoordOf dst_coord_of) {
+                DstRankOf dst_rank_of, SrcCoordOf src_coord_of, DstCoordOf dst_coord_of,
+                std::optional<Coord<D>> my_dst) {
     const bool encoded = options_.exchange == ExchangeEngine::encoded;
-    auto [send, recv] =
-        detail::exchange_tables<D>(from, to, rank_, options_.schedule, src_rank_of, dst_rank_of, !encoded);
+    auto [send, recv] = detail::exchange_tables<D>(from, to, from.grid().coord_of(rank_), my_dst,
+                                                   options_.schedule, src_rank_of, dst_rank_of, !encoded);
     steps_.push_back(std::make_unique<Step>(comm, int(steps_.size()), send, recv, options_));
     if (!encoded) return;
     // Sender: each message's header holds the receiver's unpacking runs.
@@ -229,9 +254,8 @@ class Plan {
         detail::append_unpack_words(headers.back(), options_.schedule, from.dist(d), to.dist(d), p[d], q[d]);
     }
     // Receiver: the message's table from its header alone.
-    const int me = rank_;
-    auto decode = [from, to, me, src_coord_of](int source, const std::vector<index_t>& header) {
-      const Coord<D> p = src_coord_of(source), q = *to.grid().coord_of(me);
+    auto decode = [from, to, my_dst, src_coord_of](int source, const std::vector<index_t>& header) {
+      const Coord<D> p = src_coord_of(source), q = *my_dst;
       std::array<PeerRuns, D> runs;
       std::array<const PeerRuns*, D> per_dim{};
       std::size_t pos = 0;
@@ -260,6 +284,7 @@ class Plan {
   Layout<D> from_, to_;
   PlanOptions options_;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm destination_comm_ = MPI_COMM_NULL;  // renumbered destinations only
   int rank_ = 0;
   CostModel model_;
   std::vector<Candidate<D>> candidates_;

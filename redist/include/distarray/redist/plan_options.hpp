@@ -46,6 +46,10 @@ struct PlanOptions {
   /// Build exactly the candidate of this name (as Plan::explain() prints it),
   /// overriding `method`; UsageError lists the names when none matches.
   std::string candidate;
+  /// Let the plan renumber the destination grid's ranks (Kalns and Ni's
+  /// processor mapping) when that keeps more data in place; the destination
+  /// array must then be created on Plan::destination_comm().
+  bool allow_renumbering = false;
 };
 
 }  // namespace distarray

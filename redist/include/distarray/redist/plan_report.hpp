@@ -5,6 +5,7 @@
 #include <distarray/core/types.hpp>
 
 #include <string>
+#include <vector>
 
 namespace distarray {
 
@@ -19,6 +20,10 @@ struct PlanReport {
   index_t bytes_sent = 0;      ///< per execution, self excluded
   index_t bytes_received = 0;  ///< per execution, self excluded
   index_t bytes_local = 0;     ///< per execution: the self message, copied without MPI
+
+  /// With a renumbered destination: the rank holding each destination grid
+  /// coordinate (row-major); empty otherwise.
+  std::vector<int> destination_ranks;
 
   int executions = 0;
   double plan_seconds = 0;

@@ -7,6 +7,7 @@
 #include <distarray/redist/detail/copy_table.hpp>
 #include <distarray/redist/schedule.hpp>
 
+#include <optional>
 #include <utility>
 
 namespace distarray::detail {
@@ -36,19 +37,22 @@ void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRun
   }
 }
 
-/// {send table, receive table} of rank `me` (a rank of the layouts' grids);
-/// the receive table stays empty unless `receive_side`.
+/// {send table, receive table} of the rank at coordinate `src` of `from`
+/// and `dst` of `to` (either may be absent); the receive table stays empty
+/// unless `receive_side`.
 template <int D, class SrcRankOf, class DstRankOf>
-std::pair<CopyTable, CopyTable> exchange_tables(const Layout<D>& from, const Layout<D>& to, int me,
-                                                ScheduleMethod method, SrcRankOf&& src_rank_of,
-                                                DstRankOf&& dst_rank_of, bool receive_side) {
+std::pair<CopyTable, CopyTable> exchange_tables(const Layout<D>& from, const Layout<D>& to,
+                                                const std::optional<Coord<D>>& src,
+                                                const std::optional<Coord<D>>& dst, ScheduleMethod method,
+                                                SrcRankOf&& src_rank_of, DstRankOf&& dst_rank_of,
+                                                bool receive_side) {
   std::pair<CopyTable, CopyTable> tables;
-  if (const auto c = from.grid().coord_of(me)) {
+  if (const auto& c = src) {
     std::array<std::vector<PeerRuns>, D> per_dim;
     for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, from.dist(d), (*c)[d], to.dist(d));
     add_product_messages<D>(tables.first, per_dim, from.local_extents(*c), dst_rank_of);
   }
-  if (const auto c = receive_side ? to.grid().coord_of(me) : std::nullopt) {
+  if (const auto c = receive_side ? dst : std::nullopt) {
     std::array<std::vector<PeerRuns>, D> per_dim;
     for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, to.dist(d), (*c)[d], from.dist(d));
     add_product_messages<D>(tables.second, per_dim, to.local_extents(*c), src_rank_of);
