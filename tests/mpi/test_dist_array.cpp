@@ -1,5 +1,7 @@
 #include <distarray/core/dist_array.hpp>
 
+#include "mpi/world.hpp"
+
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -9,11 +11,7 @@
 namespace distarray {
 namespace {
 
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using testing::world_size;
 
 /// The test pattern: an element's row-major linear global index.
 template <int D>

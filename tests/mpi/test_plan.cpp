@@ -4,6 +4,8 @@
 
 #include <distarray/redist/plan.hpp>
 
+#include "mpi/world.hpp"
+
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -14,11 +16,7 @@
 namespace distarray {
 namespace {
 
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+using testing::world_size;
 
 /// The element at global index g: its row-major linear index.
 template <class T, int D>

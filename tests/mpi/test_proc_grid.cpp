@@ -1,20 +1,14 @@
 #include <distarray/core/proc_grid.hpp>
 
+#include "mpi/world.hpp"
+
 #include <gtest/gtest.h>
 
 namespace distarray {
 namespace {
 
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
+using testing::world_rank;
+using testing::world_size;
 
 // Every factorization of the world size, and grids on a sub-range of ranks.
 TEST(ProcGrid, CoordinatesAndSubCommunicators) {
