@@ -1,0 +1,106 @@
+#pragma once
+// The HDF5 side of checkpoints, behind a small non-template interface:
+// files opened with MPI-IO, datasets of a global shape and an element type
+// named "f32" "f64" "c64" "i32" "i64", hyperslab unions, string and integer
+// attributes.  Every function is collective over the file's communicator and
+// throws CheckpointError naming the file (and dataset) on failure.
+
+#include <distarray/core/types.hpp>
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+/// Owns one HDF5 identifier and closes it with the matching H5*close.
+class H5Id {
+ public:
+  H5Id() = default;
+  H5Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  H5Id(H5Id&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = H5I_INVALID_HID; }
+  H5Id& operator=(H5Id&& o) noexcept {
+    reset();
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = H5I_INVALID_HID;
+    return *this;
+  }
+  H5Id(const H5Id&) = delete;
+  H5Id& operator=(const H5Id&) = delete;
+  ~H5Id() { reset(); }
+  hid_t get() const { return id_; }
+  void reset() {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = H5I_INVALID_HID;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+/// One piece of a hyperslab union along one dimension: `count` blocks of
+/// `block` elements, `stride` apart, from `start`.
+struct SlabPiece {
+  hsize_t start, stride, count, block;
+};
+
+/// An open checkpoint file.
+class Hdf5File {
+ public:
+  /// Creates (truncating) `path` for writing.
+  static Hdf5File create(const std::string& path, MPI_Comm comm);
+  /// Opens an existing checkpoint read-only; CheckpointError if it is missing,
+  /// not HDF5, or truncated.
+  static Hdf5File open(const std::string& path, MPI_Comm comm);
+
+  const std::string& path() const { return path_; }
+
+  /// Creates dataset `name` (slashes make groups) of the global shape and type.
+  H5Id create_dataset(const std::string& name, const std::vector<index_t>& shape, const std::string& type);
+  /// Opens dataset `name`; CheckpointError naming it when absent.
+  H5Id open_dataset(const std::string& name) const;
+  /// The global shape and element type name of an open dataset.
+  std::vector<index_t> shape_of(hid_t dataset, const std::string& name) const;
+  std::string type_of(hid_t dataset, const std::string& name) const;
+
+  /// Collective write / read of this rank's union of hyperslabs (the product
+  /// of per-dimension pieces) from or to a row-major local buffer.
+  void write(hid_t dataset, const std::string& type, const std::vector<std::vector<SlabPiece>>& pieces,
+             const std::vector<index_t>& local_extents, const void* data) const;
+  void read(hid_t dataset, const std::string& name, const std::string& type,
+            const std::vector<std::vector<SlabPiece>>& pieces, const std::vector<index_t>& local_extents,
+            void* data) const;
+
+  void set_attribute(hid_t object, const std::string& key, const std::string& value) const;
+  void set_attribute(hid_t object, const std::string& key, std::uint64_t value) const;
+  /// Empty / false when the attribute is absent.
+  bool get_attribute(hid_t object, const std::string& key, std::string& value) const;
+  bool get_attribute(hid_t object, const std::string& key, std::uint64_t& value) const;
+
+  /// Flushes and closes the file.
+  void close();
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const;
+  std::string path_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  H5Id file_;
+};
+
+/// Atomically replaces `path` by `temporary` (rank 0 renames after syncing;
+/// collective, errors on every rank).
+void commit_file(const std::string& temporary, const std::string& path, MPI_Comm comm);
+
+/// Throws CheckpointError on every rank unless `path` names a readable file.
+void require_file(const std::string& path, MPI_Comm comm);
+
+/// Order-independent checksum of elements: the sum over elements of a hash
+/// of (global linear index, element bytes); equal for any layout.
+std::uint64_t element_hash(std::uint64_t linear_index, const void* bytes, std::size_t size);
+
+}  // namespace distarray::detail

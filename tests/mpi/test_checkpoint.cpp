@@ -1,0 +1,196 @@
+// Checkpoints: save with one layout, restore with others; every kind of bad
+// input raises CheckpointError on every rank; an unfinished save leaves the
+// previous file as it was.
+
+#include <distarray/io/checkpoint.hpp>
+
+#include "mpi/world.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <complex>
+#include <fstream>
+#include <string>
+
+namespace distarray {
+namespace {
+
+using testing::world_rank;
+using testing::world_size;
+
+/// A file name private to this launch (tests at several rank counts run at once).
+std::string file(const std::string& stem) { return stem + "_np" + std::to_string(world_size()) + ".h5"; }
+
+template <class T, int D>
+T pattern(const Index<D>& g, const Index<D>& shape) {
+  const auto v = row_major_offset(g, shape);
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    return T(double(v), -double(v));
+  else
+    return T(v);
+}
+
+template <class T, int D>
+void fill(DistArray<T, D>& a) {
+  const Index<D> shape = a.layout().shape();
+  a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
+}
+
+template <class T, int D>
+index_t mismatches(const DistArray<T, D>& a) {
+  auto host = Kokkos::create_mirror_view(a.local());
+  Kokkos::deep_copy(host, a.local());
+  index_t bad = 0;
+  for (index_t i = 0; i < a.local_size(); ++i)
+    bad += host.data()[i] !=
+           pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape());
+  return bad;
+}
+
+std::string p() { return std::to_string(world_size()); }
+
+/// Saves with `from`, restores into each of `to`, element by element.
+template <class T, int D>
+void round_trip(const std::string& from, const std::vector<std::string>& to, const Index<D>& shape) {
+  const std::string path = file("round_trip");
+  DistArray<T, D> a(Layout<D>::parse(from, shape), MPI_COMM_WORLD);
+  fill(a);
+  save(path, "data", a);
+  for (const auto& layout : to) {
+    SCOPED_TRACE(from + " -> " + layout);
+    DistArray<T, D> b(Layout<D>::parse(layout, shape), MPI_COMM_WORLD);
+    restore(path, "data", b);
+    ASSERT_EQ(mismatches(b), 0);
+  }
+}
+
+TEST(Checkpoint, RestoresIntoAnyLayout) {
+  const std::string n = p();
+  round_trip<double, 2>(
+      "cyclic(2),block on " + n + "x1",
+      {"block,* on " + n + "x1", "*,cyclic(3) on 1x" + n, "block,block on 1x1", "cyclic,cyclic(4) on 1x" + n},
+      {13, 11});
+  round_trip<std::complex<double>, 2>("block,* on " + n + "x1", {"*,block on 1x" + n}, {7, 9});
+  round_trip<std::int32_t, 1>("cyclic(3) on " + n, {"block on " + n, "cyclic on 1"}, {50});
+  round_trip<std::int64_t, 1>("block on " + n, {"cyclic(2) on " + n}, {3});  // N < P on most launches
+  round_trip<float, 3>("block,cyclic,* on " + n + "x1x1",
+                       {"*,*,block on 1x1x" + n, "cyclic(2),block,block on 1x1x1"}, {5, 6, 7});
+  round_trip<double, 2>("block,block on 1x1", {"block,cyclic on 1x" + n}, {0, 4});  // an empty array
+}
+
+TEST(Checkpoint, ManyArraysAndSteps) {
+  const std::string path = file("steps");
+  const auto layout = Layout<2>::parse("block,cyclic on " + p() + "x1", {6, 5});
+  DistArray<double, 2> u(layout, MPI_COMM_WORLD);
+  DistArray<float, 1> v(Layout<1>::parse("cyclic on " + p(), {9}), MPI_COMM_WORLD);
+  fill(u);
+  fill(v);
+  {
+    CheckpointWriter w(path, MPI_COMM_WORLD);
+    w.write("step_0/u", u);
+    w.write("step_1/u", u);
+    w.write("v", v);
+    w.commit();
+  }
+  DistArray<double, 2> u2(Layout<2>::parse("*,block on 1x" + p(), {6, 5}), MPI_COMM_WORLD);
+  restore(path, "step_1/u", u2);
+  EXPECT_EQ(mismatches(u2), 0);
+  DistArray<float, 1> v2(Layout<1>::parse("block on 1", {9}), MPI_COMM_WORLD);
+  restore(path, "v", v2);
+  EXPECT_EQ(mismatches(v2), 0);
+  const DatasetInfo info = checkpoint_info(path, "step_0/u", MPI_COMM_WORLD);
+  EXPECT_EQ(info.shape, (std::vector<index_t>{6, 5}));
+  EXPECT_EQ(info.element_type, "f64");
+  EXPECT_EQ(info.saved_layout, layout.to_string());
+}
+
+TEST(Checkpoint, AnUnfinishedSaveLeavesThePreviousFile) {
+  const std::string path = file("atomic");
+  DistArray<double, 1> a(Layout<1>::parse("block on " + p(), {20}), MPI_COMM_WORLD);
+  fill(a);
+  save(path, "old", a);
+  std::string partial;
+  {
+    CheckpointWriter w(path, MPI_COMM_WORLD);
+    w.write("new", a);
+    partial = w.temporary_path();
+  }  // never committed
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_NE(::access(partial.c_str(), F_OK), 0) << "the temporary file was not removed";
+  DistArray<double, 1> b(Layout<1>::parse("cyclic on " + p(), {20}), MPI_COMM_WORLD);
+  restore(path, "old", b);
+  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_THROW(restore(path, "new", b), CheckpointError);
+}
+
+/// Restoring must raise CheckpointError containing every fragment, on every rank.
+template <class F>
+void expect_checkpoint_error(F&& f, const std::vector<std::string>& fragments) {
+  std::string message = "(no exception)";
+  try {
+    f();
+  } catch (const CheckpointError& e) {
+    message = e.what();
+  }
+  for (const auto& fragment : fragments) EXPECT_NE(message.find(fragment), std::string::npos) << message;
+  MPI_Barrier(MPI_COMM_WORLD);  // no rank is left inside a collective
+}
+
+TEST(Checkpoint, BadInputRaisesOnEveryRank) {
+  const std::string good = file("good");
+  const auto layout = Layout<2>::parse("block,* on " + p() + "x1", {8, 6});
+  DistArray<double, 2> a(layout, MPI_COMM_WORLD);
+  fill(a);
+  save(good, "a", a);
+
+  expect_checkpoint_error([&] { restore(file("missing"), "a", a); },
+                          {file("missing"), "no such readable file"});
+  expect_checkpoint_error([&] { restore(good, "b", a); }, {good, "no dataset 'b'"});
+  expect_checkpoint_error([&] { restore(good, "group/a", a); }, {good, "no dataset 'group/a'"});
+
+  const std::string text = file("not_hdf5");
+  if (world_rank() == 0) std::ofstream(text) << "this is not an HDF5 file\n";
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_checkpoint_error([&] { restore(text, "a", a); }, {text, "not an HDF5 file"});
+
+  DistArray<float, 2> f32(layout, MPI_COMM_WORLD);
+  expect_checkpoint_error([&] { restore(good, "a", f32); },
+                          {good, "dataset 'a'", "holds f64 elements, the array holds f32"});
+  DistArray<double, 2> wide(Layout<2>::parse("block,* on " + p() + "x1", {8, 7}), MPI_COMM_WORLD);
+  expect_checkpoint_error([&] { restore(good, "a", wide); },
+                          {good, "has shape 8x6, the array has shape 8x7"});
+  DistArray<double, 3> cube(Layout<3>::parse("block,*,* on " + p() + "x1x1", {8, 6, 1}), MPI_COMM_WORLD);
+  expect_checkpoint_error([&] { restore(good, "a", cube); },
+                          {good, "has shape 8x6, the array has shape 8x6x1"});
+
+  // A truncated copy.
+  const std::string truncated = file("truncated");
+  if (world_rank() == 0) {
+    std::ifstream in(good, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(truncated, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_checkpoint_error([&] { restore(truncated, "a", a); }, {truncated});
+
+  // Flipped bytes in the data: the checksum notices.
+  const std::string flipped = file("flipped");
+  save(flipped, "a", a);
+  if (world_rank() == 0) {
+    const hid_t f = H5Fopen(flipped.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+    const haddr_t offset = H5Dget_offset(ds);
+    H5Dclose(ds);
+    H5Fclose(f);
+    std::fstream io(flipped, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(std::streamoff(offset) + 17);
+    io.put(char(0x5a));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_checkpoint_error([&] { restore(flipped, "a", a); }, {flipped, "dataset 'a'", "checksum mismatch"});
+}
+
+}  // namespace
+}  // namespace distarray
