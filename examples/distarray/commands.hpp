@@ -9,5 +9,7 @@ namespace distarray::cli {
 int run_show(int argc, char** argv, MPI_Comm comm);
 int run_redist(int argc, char** argv, MPI_Comm comm);
 int run_explain(int argc, char** argv, MPI_Comm comm);
+int run_save(int argc, char** argv, MPI_Comm comm);
+int run_restore(int argc, char** argv, MPI_Comm comm);
 
 }  // namespace distarray::cli

@@ -26,6 +26,10 @@ constexpr const char* usage =
     "[--renumber]\n"
     "         every candidate strategy with its phases and modelled cost; moves no data;\n"
     "         --renumber adds the Kalns-Ni renumbering of the destination ranks\n"
+    "  save    --shape NxM --from TEXT --file F.h5 [--type T] [--dataset NAME]\n"
+    "         the index pattern into an HDF5 checkpoint (dataset of the global shape)\n"
+    "  restore --file F.h5 --to TEXT [--dataset NAME] [--verify]\n"
+    "         a checkpoint into any layout and rank count; --verify checks every element\n"
     "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n";
 
 }  // namespace
@@ -39,6 +43,8 @@ int main(int argc, char** argv) {
     if (command == "show") return distarray::cli::run_show(argc, argv, MPI_COMM_WORLD);
     if (command == "redist") return distarray::cli::run_redist(argc, argv, MPI_COMM_WORLD);
     if (command == "explain") return distarray::cli::run_explain(argc, argv, MPI_COMM_WORLD);
+    if (command == "save") return distarray::cli::run_save(argc, argv, MPI_COMM_WORLD);
+    if (command == "restore") return distarray::cli::run_restore(argc, argv, MPI_COMM_WORLD);
     if (command == "help" || command == "--help" || command == "-h") {
       if (rank == 0) std::cout << usage;
       return 0;
