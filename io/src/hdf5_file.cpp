@@ -75,13 +75,6 @@ H5Id memory_space(const std::vector<index_t>& extents) {
   return space;
 }
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 void Hdf5File::fail(const std::string& what) const {
@@ -262,13 +255,6 @@ void require_file(const std::string& path, MPI_Comm comm) {
   int readable = rank == 0 ? ::access(path.c_str(), R_OK) == 0 : 0;
   MPI_Bcast(&readable, 1, MPI_INT, 0, comm);
   if (!readable) throw CheckpointError("checkpoint '" + path + "': no such readable file");
-}
-
-std::uint64_t element_hash(std::uint64_t linear_index, const void* bytes, std::size_t size) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;  // FNV-1a
-  const auto* p = static_cast<const unsigned char*>(bytes);
-  for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001B3ULL;
-  return splitmix64(h ^ splitmix64(linear_index));
 }
 
 }  // namespace distarray::detail

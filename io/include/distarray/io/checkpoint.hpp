@@ -22,6 +22,7 @@
 #include <distarray/core/dist_array.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
 
+#include <array>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -67,14 +68,29 @@ std::vector<std::vector<SlabPiece>> owned_pieces(const Layout<D>& layout, const 
   return pieces;
 }
 
-/// The checksum of this rank's elements (to be summed over ranks).
+/// The checksum of this rank's elements (to be summed over ranks).  Global
+/// indices come from per-dimension tables, so the loop does no division.
 template <class T, int D, class S>
 std::uint64_t local_checksum(const DistArray<T, D, S>& a, const T* data) {
+  if (a.local_size() == 0) return 0;
+  const Index<D> shape = a.layout().shape(), ext = a.local_extents();
+  std::array<std::vector<index_t>, D> global;  // global index of each local index, per dimension
+  for (int d = 0; d < D; ++d)
+    for (index_t l = 0; l < ext[d]; ++l)
+      global[d].push_back(a.layout().dist(d).global_index((*a.grid().coord())[d], l));
   std::uint64_t sum = 0;
-  const Index<D> shape = a.layout().shape();
-  for (index_t i = 0; i < a.local_size(); ++i) {
-    const auto g = row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape);
-    sum += element_hash(std::uint64_t(g), data + i, sizeof(T));
+  Index<D> pos{};
+  const index_t rows = a.local_size() / ext[D - 1];
+  for (index_t r = 0; r < rows; ++r) {
+    index_t base = 0;  // row-major global offset of the row, without the last dimension
+    for (int d = 0; d < D - 1; ++d) base = (base + global[d][std::size_t(pos[d])]) * shape[d + 1];
+    const T* row = data + r * ext[D - 1];
+    for (index_t j = 0; j < ext[D - 1]; ++j)
+      sum += element_hash(std::uint64_t(base + global[D - 1][std::size_t(j)]), row + j, sizeof(T));
+    for (int d = D - 2; d >= 0; --d) {
+      if (++pos[d] < ext[d]) break;
+      pos[d] = 0;
+    }
   }
   return sum;
 }

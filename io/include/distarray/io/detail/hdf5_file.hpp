@@ -10,7 +10,9 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -99,8 +101,27 @@ void commit_file(const std::string& temporary, const std::string& path, MPI_Comm
 /// Throws CheckpointError on every rank unless `path` names a readable file.
 void require_file(const std::string& path, MPI_Comm comm);
 
-/// Order-independent checksum of elements: the sum over elements of a hash
-/// of (global linear index, element bytes); equal for any layout.
-std::uint64_t element_hash(std::uint64_t linear_index, const void* bytes, std::size_t size);
+/// The finalizer of SplitMix64: a fast, well-mixing 64-bit hash.
+constexpr std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+/// One element's share of the order-independent checksum (summed mod 2^64
+/// over elements, so equal for any layout): its bytes in 8-byte words (a
+/// 4-byte element zero-extended) chained through splitmix64 from its
+/// row-major global index.
+inline std::uint64_t element_hash(std::uint64_t linear_index, const void* bytes, std::size_t size) {
+  std::uint64_t h = splitmix64(linear_index);
+  const auto* p = static_cast<const unsigned char*>(bytes);
+  for (std::size_t off = 0; off < size; off += 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p + off, std::min<std::size_t>(8, size - off));
+    h = splitmix64(h ^ word);
+  }
+  return h;
+}
 
 }  // namespace distarray::detail
