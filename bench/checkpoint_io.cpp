@@ -1,7 +1,7 @@
 // Save and restore bandwidth against the floor of the same bytes written and
 // read with plain MPI_File_write_at_all / MPI_File_read_at_all of contiguous
-// pieces (one per rank), measured in the same run.  Median of repetitions,
-// slowest rank.  Block layouts are the target case; a block-cyclic one shows
+// pieces (one per rank), measured in the same run; every write starts from no
+// file.  Median of repetitions, slowest rank.  Block layouts are the target case; a block-cyclic one shows
 // the cost of many hyperslabs.
 //
 //   mpiexec -n 4 build/bench/bench_checkpoint_io [--mib 512] [--reps 3] [--dir .] [--json FILE]
@@ -20,10 +20,13 @@ namespace {
 
 using namespace distarray;
 
-template <class F>
-double median_seconds(int reps, F&& f) {
+/// Median over repetitions of the slowest rank's time for f(); `before` runs
+/// untimed ahead of each repetition.
+template <class B, class F>
+double median_seconds(int reps, B&& before, F&& f) {
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
+    before();
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
     f();
@@ -46,11 +49,18 @@ Row measure(const std::string& text, index_t rows, index_t cols, const std::stri
   a.fill([cols](const Index<2>& g) { return double(g[0] * cols + g[1]); });
   const std::string path = dir + "/bench_checkpoint.h5", raw = dir + "/bench_floor.bin";
   Row r{text, 0, 0, 0, 0};
-  r.save = median_seconds(reps, [&] { save(path, "a", a); });
-  r.restore = median_seconds(reps, [&] { restore(path, "a", b); });
-  // The floor: each rank's local bytes as one contiguous piece at its offset.
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  // Writes start from no file, as a save always makes a new one.
+  const auto remove = [&](const std::string& f) {
+    return [&, f] {
+      if (me == 0) std::remove(f.c_str());
+    };
+  };
+  const auto nothing = [] {};
+  r.save = median_seconds(reps, remove(path), [&] { save(path, "a", a); });
+  r.restore = median_seconds(reps, nothing, [&] { restore(path, "a", b); });
+  // The floor: each rank's local bytes as one contiguous piece at its offset.
   const MPI_Offset bytes = MPI_Offset(a.local_size()) * 8;
   MPI_Offset offset = 0;
   MPI_Exscan(&bytes, &offset, 1, MPI_OFFSET, MPI_SUM, MPI_COMM_WORLD);
@@ -73,8 +83,8 @@ Row measure(const std::string& text, index_t rows, index_t cols, const std::stri
     if (write) MPI_File_sync(f);
     MPI_File_close(&f);
   };
-  r.floor_write = median_seconds(reps, [&] { io(true); });
-  r.floor_read = median_seconds(reps, [&] { io(false); });
+  r.floor_write = median_seconds(reps, remove(raw), [&] { io(true); });
+  r.floor_read = median_seconds(reps, nothing, [&] { io(false); });
   if (me == 0) {
     std::remove(path.c_str());
     std::remove(raw.c_str());

@@ -111,8 +111,11 @@ H5Id Hdf5File::create_dataset(const std::string& name, const std::vector<index_t
   const H5Id space(H5Screate_simple(int(dims.size()), dims.data(), nullptr), H5Sclose);
   const H5Id lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(lcpl.get(), 1);
+  // Every element is written by the save: fill values would be a wasted pass.
+  const H5Id dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
   H5Id ds(
-      H5Dcreate2(file_.get(), name.c_str(), mtype.get(), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Dcreate2(file_.get(), name.c_str(), mtype.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
       H5Dclose);
   if (ds.get() < 0) fail("cannot create dataset '" + name + "' (does it exist already?)");
   return ds;

@@ -146,14 +146,14 @@ TEST(Checkpoint, BadInputRaisesOnEveryRank) {
   save(good, "a", a);
 
   expect_checkpoint_error([&] { restore(file("missing"), "a", a); },
-                          {file("missing"), "no such readable file"});
+                          {file("missing"), "no such readable file", "dataset 'a'"});
   expect_checkpoint_error([&] { restore(good, "b", a); }, {good, "no dataset 'b'"});
   expect_checkpoint_error([&] { restore(good, "group/a", a); }, {good, "no dataset 'group/a'"});
 
   const std::string text = file("not_hdf5");
   if (world_rank() == 0) std::ofstream(text) << "this is not an HDF5 file\n";
   MPI_Barrier(MPI_COMM_WORLD);
-  expect_checkpoint_error([&] { restore(text, "a", a); }, {text, "not an HDF5 file"});
+  expect_checkpoint_error([&] { restore(text, "a", a); }, {text, "not an HDF5 file", "dataset 'a'"});
 
   DistArray<float, 2> f32(layout, MPI_COMM_WORLD);
   expect_checkpoint_error([&] { restore(good, "a", f32); },
@@ -173,7 +173,7 @@ TEST(Checkpoint, BadInputRaisesOnEveryRank) {
     std::ofstream(truncated, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  expect_checkpoint_error([&] { restore(truncated, "a", a); }, {truncated});
+  expect_checkpoint_error([&] { restore(truncated, "a", a); }, {truncated, "dataset 'a'"});
 
   // Flipped bytes in the data: the checksum notices.
   const std::string flipped = file("flipped");

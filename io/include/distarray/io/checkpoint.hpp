@@ -168,7 +168,12 @@ DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MP
 /// Fills `into` (any layout, any rank count) from dataset `name`.  Collective.
 template <class T, int D, class S>
 void restore(const std::string& path, const std::string& name, DistArray<T, D, S>& into) {
-  auto file = detail::Hdf5File::open(path, into.comm());
+  detail::Hdf5File file;
+  try {
+    file = detail::Hdf5File::open(path, into.comm());
+  } catch (const CheckpointError& e) {
+    throw CheckpointError(std::string(e.what()) + " (restoring dataset '" + name + "')");
+  }
   const auto ds = file.open_dataset(name);
   const std::string where = "checkpoint '" + path + "', dataset '" + name + "': ";
   const std::string type = file.type_of(ds.get(), name);

@@ -54,6 +54,7 @@ struct SlabPiece {
 /// An open checkpoint file.
 class Hdf5File {
  public:
+  Hdf5File() = default;
   /// Creates (truncating) `path` for writing.
   static Hdf5File create(const std::string& path, MPI_Comm comm);
   /// Opens an existing checkpoint read-only; CheckpointError if it is missing,
