@@ -9,5 +9,6 @@
 #include <distarray/core/layout_text.hpp>
 #include <distarray/core/proc_grid.hpp>
 #include <distarray/core/row_major.hpp>
+#include <distarray/core/scalapack_layout.hpp>
 #include <distarray/core/tensor_basis.hpp>
 #include <distarray/core/types.hpp>

@@ -32,6 +32,13 @@ class DistArray {
     local_ = detail::make_view<view_type>("distarray::local", local_extents_);
   }
 
+  /// A DistArray over existing local memory — row-major, this rank's local
+  /// extents of `layout` — neither copied nor freed (it must outlive the
+  /// array).  Collective, like the constructor.
+  static DistArray wrap(const Layout<D>& layout, MPI_Comm comm, T* local) {
+    return DistArray(layout, comm, local);
+  }
+
   const Layout<D>& layout() const { return layout_; }
   const ProcGrid<D>& grid() const { return *grid_; }
   MPI_Comm comm() const { return grid_->comm(); }
@@ -89,6 +96,15 @@ class DistArray {
   }
 
  private:
+  DistArray(const Layout<D>& layout, MPI_Comm comm, T* local)
+      : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
+    local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
+    local_ = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return view_type(local, static_cast<std::size_t>(local_extents_[I])...);  // unmanaged
+    }
+    (std::make_index_sequence<D>{});
+  }
+
   Layout<D> layout_;
   std::shared_ptr<const ProcGrid<D>> grid_;
   Index<D> local_extents_{};
