@@ -20,24 +20,6 @@ namespace {
 
 using namespace distarray;
 
-/// Median over repetitions of the slowest rank's time for f(); `before` runs
-/// untimed ahead of each repetition.
-template <class B, class F>
-double median_seconds(int reps, B&& before, F&& f) {
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    before();
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    f();
-    double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t.push_back(elapsed);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 struct Row {
   std::string layout;
   double save, restore, floor_write, floor_read;
@@ -58,8 +40,8 @@ Row measure(const std::string& text, index_t rows, index_t cols, const std::stri
     };
   };
   const auto nothing = [] {};
-  r.save = median_seconds(reps, remove(path), [&] { save(path, "a", a); });
-  r.restore = median_seconds(reps, nothing, [&] { restore(path, "a", b); });
+  r.save = median_slowest_seconds(MPI_COMM_WORLD, reps, remove(path), [&] { save(path, "a", a); });
+  r.restore = median_slowest_seconds(MPI_COMM_WORLD, reps, nothing, [&] { restore(path, "a", b); });
   // The floor: each rank's local bytes as one contiguous piece at its offset.
   const MPI_Offset bytes = MPI_Offset(a.local_size()) * 8;
   MPI_Offset offset = 0;
@@ -83,8 +65,8 @@ Row measure(const std::string& text, index_t rows, index_t cols, const std::stri
     if (write) MPI_File_sync(f);
     MPI_File_close(&f);
   };
-  r.floor_write = median_seconds(reps, remove(raw), [&] { io(true); });
-  r.floor_read = median_seconds(reps, nothing, [&] { io(false); });
+  r.floor_write = median_slowest_seconds(MPI_COMM_WORLD, reps, remove(raw), [&] { io(true); });
+  r.floor_read = median_slowest_seconds(MPI_COMM_WORLD, reps, nothing, [&] { io(false); });
   if (me == 0) {
     std::remove(path.c_str());
     std::remove(raw.c_str());

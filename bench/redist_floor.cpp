@@ -45,22 +45,6 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-/// Runs f once per repetition after a warm-up; the median of the slowest rank's time.
-template <class F>
-double time_median(int reps, F&& f) {
-  f();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    f();
-    double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t.push_back(elapsed);
-  }
-  return median(t);
-}
-
 struct Result {
   std::string name, from, to, engine;
   double pack, exchange, unpack, total, floor;
@@ -111,7 +95,10 @@ Result run_case(const std::string& name, const std::string& from_text, const std
     ro += rc[std::size_t(r)];
   }
   std::vector<char> sbuf(static_cast<std::size_t>(so), 1), rbuf(static_cast<std::size_t>(ro));
-  const double floor = time_median(reps, [&] {
+  // One untimed warm-up, then the median of the slowest rank.
+  MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_BYTE, rbuf.data(), rc.data(), rd.data(), MPI_BYTE,
+                MPI_COMM_WORLD);
+  const double floor = median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_BYTE, rbuf.data(), rc.data(), rd.data(), MPI_BYTE,
                   MPI_COMM_WORLD);
   });

@@ -46,18 +46,9 @@ CaseResult run_case(const std::string& name, const std::string& from_text, const
     PlanOptions o;
     o.candidate = c.name;
     Plan<double, D> plan(from, to, MPI_COMM_WORLD, o);
-    plan.execute(a, b);
-    std::vector<double> t;
-    for (int i = 0; i < reps; ++i) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double start = MPI_Wtime();
-      plan.execute(a, b);
-      double elapsed = MPI_Wtime() - start;
-      MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      t.push_back(elapsed);
-    }
-    std::sort(t.begin(), t.end());
-    r.candidates.push_back({c.name, c.cost, t[t.size() / 2]});
+    plan.execute(a, b);  // warm-up
+    r.candidates.push_back(
+        {c.name, c.cost, median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { plan.execute(a, b); })});
     if (c.name == automatic.chosen().name) r.pick = r.candidates.size() - 1;
   }
   return r;

@@ -74,21 +74,6 @@ class Fft2d {
   fftw_plan row_plan_, col_plan_;
 };
 
-template <class F>
-double median_seconds(int reps, F&& f) {
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    f();
-    double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t.push_back(elapsed);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 int run(int argc, char** argv) {
   index_t n = 1024;
   int reps = 10;
@@ -133,11 +118,11 @@ int run(int argc, char** argv) {
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
   // Timing: distarray's transpose between FFTW row and column transforms...
-  const double ours = median_seconds(reps, [&] {
+  const double ours = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     fill(fft.input());
     fft.execute();
   });
-  const double filling = median_seconds(reps, [&] { fill(fft.input()); });
+  const double filling = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { fill(fft.input()); });
   // ... against FFTW-MPI's 2-D transform on its own (block) distribution.
   ptrdiff_t local_n0 = 0, local_0_start = 0;
   const ptrdiff_t alloc = fftw_mpi_local_size_2d(n, n, MPI_COMM_WORLD, &local_n0, &local_0_start);
@@ -152,11 +137,11 @@ int run(int argc, char** argv) {
         data[i * n + j][1] = v.imag();
       }
   };
-  const double theirs = median_seconds(reps, [&] {
+  const double theirs = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     fill_fftw();
     fftw_execute(mpi_plan);
   });
-  const double theirs_filling = median_seconds(reps, fill_fftw);
+  const double theirs_filling = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, fill_fftw);
   fftw_destroy_plan(mpi_plan);
   fftw_free(data);
   if (me == 0)

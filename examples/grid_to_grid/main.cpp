@@ -74,21 +74,6 @@ struct ScalapackMatrix {
   }
 };
 
-template <class F>
-double median_seconds(int reps, F&& f) {
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    f();
-    double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    t.push_back(elapsed);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 int run(int argc, char** argv) {
   int m = 2000, n = 1500, reps = 10;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -127,10 +112,12 @@ int run(int argc, char** argv) {
   for (int r = 0; r < p; ++r) all[std::size_t(r)] = r;
   Cblacs_gridmap(&whole, all.data(), 1, 1, p);
 
-  const double t_scalapack = median_seconds(
-      reps, [&] { Cpdgemr2d(m, n, a.local.data(), 1, 1, a.desc, b.local.data(), 1, 1, b.desc, whole); });
+  const double t_scalapack = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
+    Cpdgemr2d(m, n, a.local.data(), 1, 1, a.desc, b.local.data(), 1, 1, b.desc, whole);
+  });
   distarray::Plan<double, 2, Kokkos::HostSpace> plan(src.layout(), dst.layout(), MPI_COMM_WORLD);
-  const double t_distarray = median_seconds(reps, [&] { plan.execute(src, dst); });
+  const double t_distarray =
+      distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { plan.execute(src, dst); });
   long differ = 0;
   if (b.context >= 0)
     for (std::size_t k = 0; k < b.local.size(); ++k) differ += b.local[k] != c.local[k];

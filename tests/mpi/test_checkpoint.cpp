@@ -4,6 +4,7 @@
 
 #include <distarray/io/checkpoint.hpp>
 
+#include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -23,30 +24,10 @@ using testing::world_size;
 /// A file name private to this launch (tests at several rank counts run at once).
 std::string file(const std::string& stem) { return stem + "_np" + std::to_string(world_size()) + ".h5"; }
 
-template <class T, int D>
-T pattern(const Index<D>& g, const Index<D>& shape) {
-  const auto v = row_major_offset(g, shape);
-  if constexpr (std::is_same_v<T, std::complex<double>>)
-    return T(double(v), -double(v));
-  else
-    return T(v);
-}
-
+using testing::mismatches;
 template <class T, int D>
 void fill(DistArray<T, D>& a) {
-  const Index<D> shape = a.layout().shape();
-  a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
-}
-
-template <class T, int D>
-index_t mismatches(const DistArray<T, D>& a) {
-  auto host = Kokkos::create_mirror_view(a.local());
-  Kokkos::deep_copy(host, a.local());
-  index_t bad = 0;
-  for (index_t i = 0; i < a.local_size(); ++i)
-    bad += host.data()[i] !=
-           pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape());
-  return bad;
+  testing::fill_pattern(a);
 }
 
 std::string p() { return std::to_string(world_size()); }

@@ -4,6 +4,7 @@
 
 #include <distarray/redist/plan.hpp>
 
+#include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -18,28 +19,8 @@ namespace {
 
 using testing::world_size;
 
-/// The element at global index g: its row-major linear index.
-template <class T, int D>
-T pattern(const Index<D>& g, const Index<D>& shape) {
-  const auto v = row_major_offset(g, shape);
-  if constexpr (std::is_same_v<T, std::complex<double>>)
-    return T(double(v), -double(v));
-  else
-    return T(v);
-}
-
-/// Every local element of `a` equals the pattern; counts mismatches on this rank.
-template <class T, int D>
-index_t mismatches(const DistArray<T, D>& a) {
-  auto host = Kokkos::create_mirror_view(a.local());
-  Kokkos::deep_copy(host, a.local());
-  index_t bad = 0;
-  for (index_t i = 0; i < a.local_size(); ++i)
-    if (host.data()[i] !=
-        pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape()))
-      ++bad;
-  return bad;
-}
+using testing::mismatches;
+using testing::pattern;
 
 /// AxB with A*B = n, A the largest divisor not above sqrt(n).
 std::pair<int, int> near_square(int n) {

@@ -11,4 +11,5 @@
 #include <distarray/core/row_major.hpp>
 #include <distarray/core/scalapack_layout.hpp>
 #include <distarray/core/tensor_basis.hpp>
+#include <distarray/core/timing.hpp>
 #include <distarray/core/types.hpp>

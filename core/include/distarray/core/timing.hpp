@@ -1,0 +1,36 @@
+#pragma once
+// Timing a collective operation the way benchmarks report it: the slowest
+// rank's time per repetition (after a barrier), median over repetitions.
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace distarray {
+
+/// Median over `reps` repetitions of the slowest rank's seconds for f();
+/// before() runs untimed ahead of each repetition.  Collective over comm.
+template <class Before, class F>
+double median_slowest_seconds(MPI_Comm comm, int reps, Before&& before, F&& f) {
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    before();
+    MPI_Barrier(comm);
+    const double start = MPI_Wtime();
+    f();
+    double elapsed = MPI_Wtime() - start;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+    t.push_back(elapsed);
+  }
+  std::sort(t.begin(), t.end());
+  return t.empty() ? 0.0 : t[t.size() / 2];
+}
+
+template <class F>
+double median_slowest_seconds(MPI_Comm comm, int reps, F&& f) {
+  return median_slowest_seconds(
+      comm, reps, [] {}, f);
+}
+
+}  // namespace distarray

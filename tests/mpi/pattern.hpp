@@ -1,0 +1,40 @@
+#pragma once
+// The MPI tests' element pattern: an element's value is its row-major linear
+// global index (complex: minus it as imaginary part), so a misplaced element
+// names itself.
+
+#include <distarray/core/dist_array.hpp>
+
+#include <complex>
+#include <type_traits>
+
+namespace distarray::testing {
+
+template <class T, int D>
+T pattern(const Index<D>& g, const Index<D>& shape) {
+  const auto v = row_major_offset(g, shape);
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    return T(double(v), -double(v));
+  else
+    return T(v);
+}
+
+template <class T, int D, class S>
+void fill_pattern(DistArray<T, D, S>& a) {
+  const Index<D> shape = a.layout().shape();
+  a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
+}
+
+/// Local elements of `a` that differ from the pattern.
+template <class T, int D, class S>
+index_t mismatches(const DistArray<T, D, S>& a) {
+  auto host = Kokkos::create_mirror_view(a.local());
+  Kokkos::deep_copy(host, a.local());
+  index_t bad = 0;
+  for (index_t i = 0; i < a.local_size(); ++i)
+    bad += host.data()[i] !=
+           pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape());
+  return bad;
+}
+
+}  // namespace distarray::testing
