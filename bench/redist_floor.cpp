@@ -135,7 +135,7 @@ int run(int argc, char** argv) {
   }
   const std::string p = std::to_string(size);
   std::vector<Result> results;
-  for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p}) {
+  for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::datatype}) {
     results.push_back(run_case("transpose", "block,* on " + p + "x1", "*,block on 1x" + p, n, e, reps));
     if (size == 4)
       // The issue names block(64),block(64): HPF's block(64) over 2 ranks holds

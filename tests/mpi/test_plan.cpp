@@ -78,7 +78,8 @@ struct Variant {
 std::vector<Variant> variants() {
   std::vector<Variant> v;
   for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect, RedistMethod::multiphase})
-    for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded})
+    for (ExchangeEngine e :
+         {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded, ExchangeEngine::datatype})
       v.push_back({m, e});
   v.push_back({RedistMethod::automatic, ExchangeEngine::alltoallv});
   // Messages split into 40-byte chunks: the large-count path at small sizes.
@@ -177,7 +178,8 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
   const auto to = Layout<2>::parse("cyclic(3),block on " + grid2(1, p), {64, 48});
   DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD), c(from, MPI_COMM_WORLD);
   a.fill([&](const Index<2>& g) { return pattern<double, 2>(g, {64, 48}); });
-  for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded}) {
+  for (ExchangeEngine e :
+       {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded, ExchangeEngine::datatype}) {
     PlanOptions o;
     o.exchange = e;
     Plan<double, 2> forward(from, to, MPI_COMM_WORLD, o), back(to, from, MPI_COMM_WORLD, o);

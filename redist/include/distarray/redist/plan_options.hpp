@@ -25,6 +25,8 @@ enum class ExchangeEngine {
   alltoallv,  ///< one MPI_Alltoallv of packed buffers
   p2p,        ///< non-blocking sends and receives; each message unpacked as it arrives
   encoded,    ///< p2p whose messages carry their unpacking runs in a header (Hsu-Chung ICPP'97)
+  datatype,   ///< one MPI_Alltoallw of derived datatypes built from the runs: no user-space packing
+              ///< (host-accessible memory; other spaces fall back to packing)
 };
 
 std::string_view to_string(RedistMethod m);

@@ -68,10 +68,17 @@ class ExchangeStep {
     send_runs_ = device_copy<CopyRun>("distarray::send_runs", send.runs);
     recv_rows_ = device_copy<CopyRow>("distarray::recv_rows", recv.rows);
     recv_runs_ = device_copy<CopyRun>("distarray::recv_runs", recv.runs);
+    // The datatype engine reads and writes the arrays in place: no buffers.
+    // (Space is a compile-time property, so every rank decides alike.)
+    use_datatypes_ = options_.exchange == ExchangeEngine::datatype && host_buffers;
+    if (use_datatypes_) {
+      send_types_ = message_types(send);
+      recv_types_ = message_types(recv);
+    }
     send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing),
-                       send.total);
+                       use_datatypes_ ? 0 : send.total);
     recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing),
-                       recv.total);
+                       use_datatypes_ ? 0 : recv.total);
     send_host_ = Kokkos::create_mirror_view(send_buf_);
     recv_host_ = Kokkos::create_mirror_view(recv_buf_);
     // MPI_Alltoallv takes int byte counts and displacements: usable only if
@@ -81,6 +88,17 @@ class ExchangeStep {
     int fits = send_buf_.size() * sizeof(T) <= limit && recv_buf_.size() * sizeof(T) <= limit;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm_));
     use_alltoallv_ = options_.exchange == ExchangeEngine::alltoallv && fits;
+  }
+
+  ExchangeStep(const ExchangeStep&) = delete;
+  ExchangeStep& operator=(const ExchangeStep&) = delete;
+
+  ~ExchangeStep() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return;
+    for (auto* types : {&send_types_, &recv_types_})
+      for (MPI_Datatype& t : *types) MPI_Type_free(&t);
   }
 
   /// Builds the receive table of the message from `source` out of its header.
@@ -125,6 +143,10 @@ class ExchangeStep {
   }
 
   void execute(const T* in, T* out, PlanReport& report) {
+    if (use_datatypes_) {
+      exchange_datatypes(in, out, report);
+      return;
+    }
     double t = MPI_Wtime();
     // Packing only reads the local block.
     copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), const_cast<T*>(in), send_buf_.data(),
@@ -251,6 +273,58 @@ class ExchangeStep {
     report.exchange_seconds += MPI_Wtime() - start - unpacking;
   }
 
+  /// One MPI datatype per message of a copy table: its runs, at their byte
+  /// offsets in the local block (rows x runs blocks of T).
+  static std::vector<MPI_Datatype> message_types(const CopyTable& table) {
+    MPI_Datatype element;
+    DISTARRAY_MPI_CHECK(MPI_Type_contiguous(int(sizeof(T)), MPI_BYTE, &element));
+    std::vector<MPI_Datatype> types;
+    std::vector<int> lengths;
+    std::vector<MPI_Aint> displacements;
+    for (const auto& m : table.messages) {
+      lengths.clear();
+      displacements.clear();
+      for (index_t r = m.rows_begin; r < m.rows_end; ++r) {
+        const CopyRow& row = table.rows[std::size_t(r)];
+        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
+          const CopyRun& run = table.runs[std::size_t(k)];
+          if (run.length > INT_MAX)
+            throw Error("datatype exchange: a contiguous run exceeds INT_MAX elements");
+          lengths.push_back(int(run.length));
+          displacements.push_back(MPI_Aint(row.local_base + run.start) * MPI_Aint(sizeof(T)));
+        }
+      }
+      if (lengths.size() > std::size_t(INT_MAX))
+        throw Error("datatype exchange: a message has too many runs");
+      types.emplace_back();
+      DISTARRAY_MPI_CHECK(MPI_Type_create_hindexed(int(lengths.size()), lengths.data(), displacements.data(),
+                                                   element, &types.back()));
+      DISTARRAY_MPI_CHECK(MPI_Type_commit(&types.back()));
+    }
+    DISTARRAY_MPI_CHECK(MPI_Type_free(&element));
+    return types;
+  }
+
+  // Derived datatypes straight from the local blocks: MPI moves every
+  // message, the one to oneself included, without user-space packing.
+  void exchange_datatypes(const T* in, T* out, PlanReport& report) {
+    const double start = MPI_Wtime();
+    std::vector<int> scount(std::size_t(size_), 0), rcount(std::size_t(size_), 0),
+        zero(std::size_t(size_), 0);
+    std::vector<MPI_Datatype> stype(std::size_t(size_), MPI_BYTE), rtype(std::size_t(size_), MPI_BYTE);
+    for (std::size_t i = 0; i < send_.size(); ++i) {
+      scount[std::size_t(send_[i].rank)] = 1;
+      stype[std::size_t(send_[i].rank)] = send_types_[i];
+    }
+    for (std::size_t i = 0; i < recv_.size(); ++i) {
+      rcount[std::size_t(recv_[i].rank)] = 1;
+      rtype[std::size_t(recv_[i].rank)] = recv_types_[i];
+    }
+    DISTARRAY_MPI_CHECK(MPI_Alltoallw(const_cast<T*>(in), scount.data(), zero.data(), stype.data(), out,
+                                      rcount.data(), zero.data(), rtype.data(), comm_));
+    report.exchange_seconds += MPI_Wtime() - start;
+  }
+
   /// Unpacks one message described by a table built from its header.
   void unpack_decoded(const CopyTable& table, T* out, T* buf) {
     const auto rows = device_copy<CopyRow>("distarray::decoded_rows", table.rows);
@@ -319,6 +393,8 @@ class ExchangeStep {
   PlanOptions options_;
   int rank_ = 0, size_ = 1;
   bool use_alltoallv_ = false;  // else point to point, in chunks
+  bool use_datatypes_ = false;  // the datatype engine: no buffers, no packing
+  std::vector<MPI_Datatype> send_types_, recv_types_;
   std::vector<CopyTable::Message> send_, recv_;
   Kokkos::View<CopyRow*, Space> send_rows_, recv_rows_;
   Kokkos::View<CopyRun*, Space> send_runs_, recv_runs_;
