@@ -90,13 +90,7 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
              a.layout().to_string(), path, element_count(extents) * index_t(sizeof(T)), MPI_Wtime() - start,
              comm);
     if (!args.has("verify")) return 0;
-    auto host = Kokkos::create_mirror_view(a.local());
-    Kokkos::deep_copy(host, a.local());
-    index_t bad = 0;
-    for (index_t i = 0; i < a.local_size(); ++i)
-      bad += host.data()[i] != pattern_value<T>(row_major_offset(
-                                   a.global_index(row_major_index(i, a.local_extents())), extents));
-    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, comm);
+    const index_t bad = pattern_mismatches(a);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0)

@@ -4,6 +4,7 @@
 // f32 takes it modulo 2^24 (exact in a float), i32 modulo 2^31, complex types
 // carry minus the index as imaginary part — so any reader can check any element.
 
+#include <distarray/core/dist_array.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/row_major.hpp>
 
@@ -24,6 +25,20 @@ T pattern_value(index_t linear) {
     return {double(linear), -double(linear)};
   else
     return T(linear);
+}
+
+/// Elements of `a` on all ranks that differ from the pattern (collective).
+template <class T, int D, class S>
+index_t pattern_mismatches(const DistArray<T, D, S>& a) {
+  auto host = Kokkos::create_mirror_view(a.local());
+  Kokkos::deep_copy(host, a.local());
+  const Index<D> shape = a.layout().shape();
+  index_t bad = 0;
+  for (index_t i = 0; i < a.local_size(); ++i)
+    bad += host.data()[i] !=
+           pattern_value<T>(row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape));
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, a.comm()));
+  return bad;
 }
 
 /// Calls f.template operator()<T>() with T the element type named by `type`

@@ -15,20 +15,6 @@ namespace distarray::cli {
 
 namespace {
 
-/// Local elements of `a` that differ from the pattern.
-template <class T, int D>
-index_t count_mismatches(const DistArray<T, D>& a) {
-  auto host = Kokkos::create_mirror_view(a.local());
-  Kokkos::deep_copy(host, a.local());
-  const Index<D> shape = a.layout().shape();
-  index_t bad = 0;
-  for (index_t i = 0; i < a.local_size(); ++i)
-    if (host.data()[i] !=
-        pattern_value<T>(row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape)))
-      ++bad;
-  return bad;
-}
-
 struct RedistRun {
   const Args& args;
   std::vector<index_t> shape;
@@ -60,8 +46,7 @@ struct RedistRun {
     s.elements = element_count(extents);
     s.element_bytes = index_t(sizeof(T));
     if (args.has("verify")) {
-      index_t bad = count_mismatches(b);
-      DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, comm));
+      const index_t bad = pattern_mismatches(b);
       s.verified = bad == 0 ? "ok, every element" : std::to_string(bad) + " elements WRONG";
       s.failed = bad != 0;
     }
