@@ -10,7 +10,8 @@ constexpr detail::NameTable<RedistMethod, 4> method_names = {{{RedistMethod::aut
                                                               {RedistMethod::direct, "direct"},
                                                               {RedistMethod::indirect, "indirect"},
                                                               {RedistMethod::multiphase, "multiphase"}}};
-constexpr detail::NameTable<ExchangeEngine, 4> engine_names = {{{ExchangeEngine::alltoallv, "alltoallv"},
+constexpr detail::NameTable<ExchangeEngine, 5> engine_names = {{{ExchangeEngine::automatic, "auto"},
+                                                                {ExchangeEngine::alltoallv, "alltoallv"},
                                                                 {ExchangeEngine::p2p, "p2p"},
                                                                 {ExchangeEngine::encoded, "encoded"},
                                                                 {ExchangeEngine::datatype, "datatype"}}};

@@ -19,21 +19,20 @@ T pattern(const Index<D>& g, const Index<D>& shape) {
     return T(v);
 }
 
-template <class T, int D, class S>
-void fill_pattern(DistArray<T, D, S>& a) {
+template <class T, int D, class S, class O>
+void fill_pattern(DistArray<T, D, S, O>& a) {
   const Index<D> shape = a.layout().shape();
   a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
 }
 
 /// Local elements of `a` that differ from the pattern.
-template <class T, int D, class S>
-index_t mismatches(const DistArray<T, D, S>& a) {
+template <class T, int D, class S, class O>
+index_t mismatches(const DistArray<T, D, S, O>& a) {
   auto host = Kokkos::create_mirror_view(a.local());
   Kokkos::deep_copy(host, a.local());
   index_t bad = 0;
   for (index_t i = 0; i < a.local_size(); ++i)
-    bad += host.data()[i] !=
-           pattern<T, D>(a.global_index(row_major_index(i, a.local_extents())), a.layout().shape());
+    bad += host.data()[i] != pattern<T, D>(a.global_index(a.local_index(i)), a.layout().shape());
   return bad;
 }
 

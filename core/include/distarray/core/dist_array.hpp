@@ -1,13 +1,15 @@
 #pragma once
-// DistArray<T, D, MemorySpace>: a D-dimensional global array spread over the
-// ranks of a communicator by a Layout<D>.  Each rank holds its local block in
-// a row-major Kokkos::View (LayoutRight) of its local extents in MemorySpace,
-// so a CUDA or HIP Kokkos build keeps the data on the device.  Ranks outside
-// the layout's grid hold an empty block.  Construction is collective.
+// DistArray<T, D, MemorySpace, Order>: a D-dimensional global array spread
+// over the ranks of a communicator by a Layout<D>.  Each rank holds its local
+// block in a Kokkos::View of its local extents in MemorySpace, so a CUDA or
+// HIP Kokkos build keeps the data on the device.  The block is row-major
+// (Kokkos::LayoutRight) unless Order is Kokkos::LayoutLeft (storage_order.hpp).
+// Ranks outside the layout's grid hold an empty block.  Construction is collective.
 
 #include <distarray/core/detail/view_of.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/proc_grid.hpp>
+#include <distarray/core/storage_order.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
@@ -18,13 +20,16 @@
 
 namespace distarray {
 
-template <class T, int D, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+template <class T, int D, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
+          class Order = Kokkos::LayoutRight>
 class DistArray {
  public:
   using value_type = T;
   using memory_space = MemorySpace;
-  using view_type = Kokkos::View<typename detail::ArrayOf<T, D>::type, Kokkos::LayoutRight, MemorySpace>;
+  using array_layout = Order;
+  using view_type = Kokkos::View<typename detail::ArrayOf<T, D>::type, Order, MemorySpace>;
   static constexpr int rank = D;
+  static constexpr StorageOrder storage_order = storage_order_of<Order>();
 
   DistArray(const Layout<D>& layout, MPI_Comm comm)
       : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
@@ -32,7 +37,7 @@ class DistArray {
     local_ = detail::make_view<view_type>("distarray::local", local_extents_);
   }
 
-  /// A DistArray over existing local memory — row-major, this rank's local
+  /// A DistArray over existing local memory — in Order, this rank's local
   /// extents of `layout` — neither copied nor freed (it must outlive the
   /// array).  Collective, like the constructor.
   static DistArray wrap(const Layout<D>& layout, MPI_Comm comm, T* local) {
@@ -50,6 +55,8 @@ class DistArray {
 
   /// Global index of the local element at local index l (this rank in the grid).
   Index<D> global_index(const Index<D>& l) const { return layout_.global_index(*grid_->coord(), l); }
+  /// Local index of the element at `offset` in the local block's memory.
+  Index<D> local_index(index_t offset) const { return storage_index(offset, local_extents_, storage_order); }
 
   /// Sets every local element to f(global index); f runs on the host.
   template <class F>
@@ -57,7 +64,7 @@ class DistArray {
     auto host = Kokkos::create_mirror_view(local_);
     T* data = host.data();
     const index_t n = local_size();
-    for (index_t i = 0; i < n; ++i) data[i] = f(global_index(row_major_index(i, local_extents_)));
+    for (index_t i = 0; i < n; ++i) data[i] = f(global_index(local_index(i)));
     Kokkos::deep_copy(local_, host);
   }
 
@@ -90,7 +97,8 @@ class DistArray {
       const T* src = packed.data() + displs[r] / sizeof(T);
       const index_t n = element_count(ext);
       for (index_t i = 0; i < n; ++i)
-        global[row_major_offset(layout_.global_index(*c, row_major_index(i, ext)), shape)] = src[i];
+        global[row_major_offset(layout_.global_index(*c, storage_index(i, ext, storage_order)), shape)] =
+            src[i];
     }
     return global;
   }

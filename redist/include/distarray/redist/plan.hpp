@@ -5,6 +5,10 @@
 //   distarray::Plan<double, 2> plan(from, to, MPI_COMM_WORLD);   // collective
 //   plan.execute(a, b);                                           // collective, repeatable
 //
+// SourceOrder and DestOrder are the storage orders of the two arrays' local
+// blocks (Kokkos::LayoutRight or LayoutLeft); a column-major destination of
+// (block,*) -> (*,block) receives the local transpose inside the unpack.
+//
 // direct:   one exchange; each message is the tensor product of the 1-D
 //           schedules of every dimension.  Handles shape-changing layouts
 //           ((block,*) -> (*,block)) and grids of different shapes and rank
@@ -32,10 +36,12 @@
 
 namespace distarray {
 
-template <class T, int D, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
+template <class T, int D, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
+          class SourceOrder = Kokkos::LayoutRight, class DestOrder = Kokkos::LayoutRight>
 class Plan {
  public:
-  using array_type = DistArray<T, D, MemorySpace>;
+  using source_type = DistArray<T, D, MemorySpace, SourceOrder>;
+  using destination_type = DistArray<T, D, MemorySpace, DestOrder>;
 
   /// Collective over `comm`.  Throws (on every rank) ShapeMismatch for layouts
   /// of different global shapes, LayoutError for a grid larger than the
@@ -57,7 +63,7 @@ class Plan {
     build(candidates_[chosen_]);
     report_.destination_ranks = candidates_[chosen_].destination_ranks;
     report_.method = candidates_[chosen_].name;
-    report_.exchange = std::string(to_string(options_.exchange));
+    report_.exchange = engine_names();
     report_.schedule = schedule_names();
     std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
     for (std::size_t s = 0; s < steps_.size(); ++s) {
@@ -82,7 +88,7 @@ class Plan {
   }
 
   /// Moves `in` (layout from()) into `out` (layout to()).  Collective.
-  void execute(const array_type& in, array_type& out) {
+  void execute(const source_type& in, destination_type& out) {
     check_array(in, from_, comm_, "source");
     check_array(out, to_, destination_comm(), "destination");
     const T* src = in.local().data();
@@ -97,6 +103,7 @@ class Plan {
       }
     }
     ++report_.executions;
+    report_.exchange = engine_names();  // the automatic engine settles after a few executions
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
@@ -116,6 +123,8 @@ class Plan {
 
  private:
   using Step = detail::ExchangeStep<T, MemorySpace>;
+  static constexpr StorageOrder source_order = storage_order_of<SourceOrder>();
+  static constexpr StorageOrder destination_order = storage_order_of<DestOrder>();
 
   void validate(MPI_Comm comm) const {
     if (from_.shape() != to_.shape())
@@ -139,7 +148,8 @@ class Plan {
     return s;
   }
 
-  void check_array(const array_type& a, const Layout<D>& expected, MPI_Comm comm, const char* role) const {
+  template <class Array>
+  void check_array(const Array& a, const Layout<D>& expected, MPI_Comm comm, const char* role) const {
     if (!(a.layout() == expected))
       throw ShapeMismatch(std::string("plan executed with a ") + role + " array of layout '" +
                           a.layout().to_string() + "', but it was built for '" + expected.to_string() + "'");
@@ -194,12 +204,23 @@ class Plan {
     const auto coord_in = [](const Layout<D>& l) {
       return [&l](int rank) { return *l.grid().coord_of(rank); };
     };
+    // The dimension an indirect link moves (D: none; the link is skipped).
+    const auto moved = [&c](std::size_t i) {
+      int d = 0;
+      while (d < D && c.chain[i].dist(d).same_mapping(c.chain[i + 1].dist(d))) ++d;
+      return c.method == RedistMethod::indirect ? d : 0;
+    };
+    std::size_t last = 0;  // the link that writes the destination block
+    for (std::size_t i = 0; i + 1 < c.chain.size(); ++i)
+      if (moved(i) < D) last = i;
     for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
       const Layout<D>& a = c.chain[i];
       const Layout<D>& b = c.chain[i + 1];
+      // Intermediate blocks are row-major; the arrays have their own orders.
+      const std::pair orders{steps_.empty() ? source_order : StorageOrder::row_major,
+                             i == last ? destination_order : StorageOrder::row_major};
       if (c.method == RedistMethod::indirect) {
-        int d = 0;
-        while (d < D && a.dist(d).same_mapping(b.dist(d))) ++d;
+        const int d = moved(i);
         if (d == D) continue;  // nothing moves
         // On the sub-communicator along d, ranks are ordered by the coordinate along d.
         const auto along_d = [d](const Coord<D>& x) { return x[d]; };
@@ -208,16 +229,17 @@ class Plan {
           x[d] = rank;
           return x;
         };
-        add_step(grid_->dim_comm(d), a, b, along_d, along_d, at, at, b.grid().coord_of(rank_));
+        add_step(grid_->dim_comm(d), a, b, along_d, along_d, at, at, b.grid().coord_of(rank_), orders);
       } else if (!c.destination_ranks.empty()) {
         const auto& ranks = c.destination_ranks;
         add_step(
             comm_, a, b, rank_in(a),
             [&b, &ranks](const Coord<D>& x) { return detail::destination_rank<D>(b, ranks, x); }, coord_in(a),
             [&b, &ranks](int rank) { return *detail::destination_coord<D>(b, ranks, rank); },
-            detail::destination_coord<D>(b, ranks, rank_));
+            detail::destination_coord<D>(b, ranks, rank_), orders);
       } else {
-        add_step(comm_, a, b, rank_in(a), rank_in(b), coord_in(a), coord_in(b), b.grid().coord_of(rank_));
+        add_step(comm_, a, b, rank_in(a), rank_in(b), coord_in(a), coord_in(b), b.grid().coord_of(rank_),
+                 orders);
       }
       const auto mine = detail::destination_coord<D>(b, c.destination_ranks, rank_);
       stages_.push_back(detail::make_view<Kokkos::View<T*, MemorySpace>>(
@@ -239,10 +261,11 @@ class Plan {
   template <class SrcRankOf, class DstRankOf, class SrcCoordOf, class DstCoordOf>
   void add_step(MPI_Comm comm, const Layout<D>& from, const Layout<D>& to, SrcRankOf src_rank_of,
                 DstRankOf dst_rank_of, SrcCoordOf src_coord_of, DstCoordOf dst_coord_of,
-                std::optional<Coord<D>> my_dst) {
+                std::optional<Coord<D>> my_dst, std::pair<StorageOrder, StorageOrder> orders) {
     const bool encoded = options_.exchange == ExchangeEngine::encoded;
-    auto [send, recv] = detail::exchange_tables<D>(from, to, from.grid().coord_of(rank_), my_dst,
-                                                   options_.schedule, src_rank_of, dst_rank_of, !encoded);
+    auto [send, recv] =
+        detail::exchange_tables<D>(from, to, from.grid().coord_of(rank_), my_dst, options_.schedule,
+                                   src_rank_of, dst_rank_of, !encoded, orders);
     steps_.push_back(std::make_unique<Step>(comm, int(steps_.size()), send, recv, options_));
     if (!encoded) return;
     // Sender: each message's header holds the receiver's unpacking runs.
@@ -254,7 +277,8 @@ class Plan {
         detail::append_unpack_words(headers.back(), options_.schedule, from.dist(d), to.dist(d), p[d], q[d]);
     }
     // Receiver: the message's table from its header alone.
-    auto decode = [from, to, my_dst, src_coord_of](int source, const std::vector<index_t>& header) {
+    auto decode = [from, to, my_dst, src_coord_of, order = orders.second](
+                      int source, const std::vector<index_t>& header) {
       const Coord<D> p = src_coord_of(source), q = *my_dst;
       std::array<PeerRuns, D> runs;
       std::array<const PeerRuns*, D> per_dim{};
@@ -264,10 +288,19 @@ class Plan {
         per_dim[d] = &runs[d];
       }
       detail::CopyTable table;
-      table.add_message<D>(source, per_dim, to.local_extents(q));
+      table.add_message<D>(source, per_dim, to.local_extents(q), order);
       return table;
     };
     steps_.back()->use_encoding(std::move(headers), decode);
+  }
+
+  /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
+  std::string engine_names() const {
+    std::string s;
+    for (const auto& step : steps_)
+      if (s.find(step->engine()) == std::string::npos)
+        s += (s.empty() ? "" : ",") + std::string(step->engine());
+    return s.empty() ? std::string(to_string(options_.exchange)) : s;
   }
 
   std::string schedule_names() const {
@@ -296,11 +329,11 @@ class Plan {
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).
-template <class T, int D, class MemorySpace>
-DistArray<T, D, MemorySpace> redistribute(const DistArray<T, D, MemorySpace>& in, const Layout<D>& to,
-                                          const PlanOptions& options = {}) {
-  DistArray<T, D, MemorySpace> out(to, in.comm());
-  Plan<T, D, MemorySpace> plan(in.layout(), to, in.comm(), options);
+template <class T, int D, class MemorySpace, class Order>
+DistArray<T, D, MemorySpace, Order> redistribute(const DistArray<T, D, MemorySpace, Order>& in,
+                                                 const Layout<D>& to, const PlanOptions& options = {}) {
+  DistArray<T, D, MemorySpace, Order> out(to, in.comm());
+  Plan<T, D, MemorySpace, Order, Order> plan(in.layout(), to, in.comm(), options);
   plan.execute(in, out);
   return out;
 }

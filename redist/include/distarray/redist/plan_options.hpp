@@ -22,6 +22,7 @@ enum class RedistMethod {
 
 /// The MPI exchange engine.
 enum class ExchangeEngine {
+  automatic,  ///< alltoallv or datatype, whichever the first executions measure faster
   alltoallv,  ///< one MPI_Alltoallv of packed buffers
   p2p,        ///< non-blocking sends and receives; each message unpacked as it arrives
   encoded,    ///< p2p whose messages carry their unpacking runs in a header (Hsu-Chung ICPP'97)
@@ -38,7 +39,7 @@ ExchangeEngine parse_exchange_engine(std::string_view text);
 struct PlanOptions {
   RedistMethod method = RedistMethod::automatic;
   ScheduleMethod schedule = ScheduleMethod::automatic;
-  ExchangeEngine exchange = ExchangeEngine::alltoallv;
+  ExchangeEngine exchange = ExchangeEngine::automatic;
   /// Largest piece one MPI call carries, in bytes; longer messages are split.
   /// Tests lower it to exercise the splitting with small arrays.
   std::size_t max_message_bytes = INT_MAX;

@@ -5,11 +5,13 @@
 // in row-major order of that product, which both sides enumerate alike.
 //
 // A message is stored as rows: one per index tuple of the outer dimensions,
-// each copying the same list of inner runs (the innermost contiguous pieces).
-// When the inner runs cover whole rows of the local block, dimensions are
-// merged so that the unit of copy is as long as memory allows.
+// each copying the same list of inner runs (pieces along the last dimension).
+// In a row-major block the runs are contiguous, and when they cover whole
+// rows of the local block, dimensions are merged so that the unit of copy is
+// as long as memory allows.  In a column-major block a run steps through
+// memory by `stride` (copy_rows then copies in cache tiles).
 
-#include <distarray/core/row_major.hpp>
+#include <distarray/core/storage_order.hpp>
 #include <distarray/redist/runs.hpp>
 
 #include <array>
@@ -25,11 +27,13 @@ struct CopyRow {
   index_t runs_end;
 };
 
-/// A contiguous piece of a row: `length` elements.
+/// A piece of a row: `length` elements, `stride` apart in the local block
+/// (1: contiguous), consecutive in the buffer.
 struct CopyRun {
   index_t start;  ///< from the row's local base
   index_t length;
   index_t offset;  ///< from the row's buffer base
+  index_t stride;
 };
 
 struct CopyTable {
@@ -42,12 +46,14 @@ struct CopyTable {
   std::vector<Message> messages;
   std::vector<CopyRow> rows;
   std::vector<CopyRun> runs;
-  index_t total = 0;  ///< elements in all messages
+  index_t total = 0;     ///< elements in all messages
+  bool strided = false;  ///< some run has stride > 1
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
-  /// local block of the given extents.
+  /// local block of the given extents and storage order.
   template <int D>
-  void add_message(int rank, const std::array<const PeerRuns*, D>& per_dim, const Index<D>& extents);
+  void add_message(int rank, const std::array<const PeerRuns*, D>& per_dim, const Index<D>& extents,
+                   StorageOrder order = StorageOrder::row_major);
 };
 
 /// The segments of a PeerRuns, expanded and merged, each scaled by `unit`.
@@ -56,39 +62,39 @@ std::vector<Segment> expanded_segments(const PeerRuns& r, index_t unit);
 std::vector<index_t> expanded_indices(const PeerRuns& r);
 
 template <int D>
-void CopyTable::add_message(int rank, const std::array<const PeerRuns*, D>& per_dim,
-                            const Index<D>& extents) {
+void CopyTable::add_message(int rank, const std::array<const PeerRuns*, D>& per_dim, const Index<D>& extents,
+                            StorageOrder order) {
   index_t count = 1;
   for (int d = 0; d < D; ++d) count *= per_dim[d]->size();
   if (count == 0) return;
-  // Inner runs, merging trailing dimensions the message covers completely.
+  const std::array<index_t, D> stride = storage_strides(extents, order);
+  // Inner runs, merging trailing dimensions the message covers completely
+  // (row-major only: there they are contiguous).
   int last = D - 1;
   index_t unit = 1;
   std::vector<Segment> inner = expanded_segments(*per_dim[last], unit);
-  while (last > 0 && inner.size() == 1 && inner[0].start == 0 && inner[0].length == extents[last] * unit) {
+  while (order == StorageOrder::row_major && last > 0 && inner.size() == 1 && inner[0].start == 0 &&
+         inner[0].length == extents[last] * unit) {
     unit *= extents[last];
     --last;
     inner = expanded_segments(*per_dim[last], unit);
   }
   index_t inner_count = 0;
   const index_t runs_begin = index_t(runs.size());
+  // Merged row-major segments are already in elements of the block.
+  const index_t step = order == StorageOrder::row_major ? 1 : stride[last];
   for (const Segment& s : inner) {
-    runs.push_back({s.start, s.length, inner_count});
+    runs.push_back({s.start * step, s.length, inner_count, step});
     inner_count += s.length;
   }
+  strided = strided || (step != 1 && inner_count > 1);
   const index_t runs_end = index_t(runs.size());
   // Rows: the outer dimensions' index tuples in row-major order.
   std::array<std::vector<index_t>, D> outer;
-  std::array<index_t, D> stride{};
   index_t rows_count = 1;
   for (int d = last - 1; d >= 0; --d) {
     outer[d] = expanded_indices(*per_dim[d]);
     rows_count *= index_t(outer[d].size());
-  }
-  index_t step = 1;
-  for (int d = D - 1; d >= 0; --d) {
-    stride[d] = step;
-    step *= extents[d];
   }
   const index_t rows_begin = index_t(rows.size());
   std::array<index_t, D> pos{};

@@ -2,48 +2,34 @@
 // ExchangeStep: one exchange of a plan — pack the local block into a send
 // buffer, move the messages with MPI, unpack the receive buffer into the
 // target local block.  Pack and unpack are Kokkos kernels over the rows of a
-// CopyTable on the array's execution space, each copying its contiguous runs.
+// CopyTable on the array's execution space, each copying its runs; a
+// column-major side makes them a local transpose, copied in cache tiles.
 // Buffers and tables are built once and reused by every execution.
 // The message to oneself is copied between the buffers without MPI.
+// Engines: one collective of packed buffers, or of derived datatypes without
+// packing (both on the sharing ranks only, PeerExchange), point-to-point, or
+// Hsu-Chung's encoded messages; `automatic` measures the first two on the
+// first executions and keeps the faster.
 
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/copy_kernels.hpp>
 #include <distarray/redist/detail/message_chunks.hpp>
+#include <distarray/redist/detail/message_types.hpp>
+#include <distarray/redist/detail/peer_exchange.hpp>
 #include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <functional>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 namespace distarray::detail {
-
-/// Rows [begin, end) of a copy table: pack (local -> buffer) or unpack
-/// (buffer -> local), one parallel iteration per row; buffer positions are
-/// shifted by `shift` elements.  A free function: CUDA's extended lambdas may
-/// not live in private member functions.
-template <class Space, class T>
-void copy_rows(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-               index_t begin, index_t end, T* local, T* buf, bool pack, index_t shift = 0) {
-  if (begin >= end) return;
-  Kokkos::parallel_for(
-      pack ? "distarray::pack" : "distarray::unpack",
-      Kokkos::RangePolicy<typename Space::execution_space>(begin, end), KOKKOS_LAMBDA(const index_t i) {
-        const CopyRow row = rows(i);
-        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
-          const CopyRun run = runs(k);
-          T* l = local + row.local_base + run.start;
-          T* b = buf + (row.buffer_base + shift + run.offset);
-          if (pack)
-            for (index_t j = 0; j < run.length; ++j) b[j] = l[j];
-          else
-            for (index_t j = 0; j < run.length; ++j) l[j] = b[j];
-        }
-      });
-}
 
 template <class T, class Space>
 class ExchangeStep {
@@ -61,44 +47,54 @@ class ExchangeStep {
         header_tag_(2 * tag + 1),
         options_(options),
         send_(send.messages),
-        recv_(recv.messages) {
+        recv_(recv.messages),
+        send_strided_(send.strided),
+        recv_strided_(recv.strided) {
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
     DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size_));
     send_rows_ = device_copy<CopyRow>("distarray::send_rows", send.rows);
     send_runs_ = device_copy<CopyRun>("distarray::send_runs", send.runs);
     recv_rows_ = device_copy<CopyRow>("distarray::recv_rows", recv.rows);
     recv_runs_ = device_copy<CopyRun>("distarray::recv_runs", recv.runs);
-    // The datatype engine reads and writes the arrays in place: no buffers.
-    // (Space is a compile-time property, so every rank decides alike.)
-    use_datatypes_ = options_.exchange == ExchangeEngine::datatype && host_buffers;
-    if (use_datatypes_) {
-      send_types_ = message_types(send);
-      recv_types_ = message_types(recv);
-    }
-    send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing),
-                       use_datatypes_ ? 0 : send.total);
-    recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing),
-                       use_datatypes_ ? 0 : recv.total);
-    send_host_ = Kokkos::create_mirror_view(send_buf_);
-    recv_host_ = Kokkos::create_mirror_view(recv_buf_);
-    // MPI_Alltoallv takes int byte counts and displacements: usable only if
-    // every rank's buffers fit, decided together so that no rank waits in a
-    // collective the others skip.
+    // Collectives take int byte counts and displacements (and one datatype
+    // per message): usable only if every rank's messages fit, decided
+    // together so that no rank waits in a collective the others skip.
     const std::size_t limit = std::min<std::size_t>(options_.max_message_bytes, INT_MAX);
-    int fits = send_buf_.size() * sizeof(T) <= limit && recv_buf_.size() * sizeof(T) <= limit;
+    int fits = std::size_t(send.total) * sizeof(T) <= limit && std::size_t(recv.total) * sizeof(T) <= limit;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm_));
-    use_alltoallv_ = options_.exchange == ExchangeEngine::alltoallv && fits;
+    engine_ = choose_engine(options_.exchange, fits);
+    if (engine_ == Engine::datatype || engine_ == Engine::measuring) {
+      send_types_ = MessageTypes(send, sizeof(T));
+      recv_types_ = MessageTypes(recv, sizeof(T));
+    }
+    if (engine_ != Engine::datatype) {  // the datatype engine needs no buffers
+      send_buf_ = buffer(
+          Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing), send.total);
+      recv_buf_ = buffer(
+          Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing), recv.total);
+      send_host_ = Kokkos::create_mirror_view(send_buf_);
+      recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+    }
+    if (engine_ != Engine::p2p) peers_ = std::make_unique<PeerExchange>(comm_, send_, recv_, sizeof(T));
   }
 
   ExchangeStep(const ExchangeStep&) = delete;
   ExchangeStep& operator=(const ExchangeStep&) = delete;
 
-  ~ExchangeStep() {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized) return;
-    for (auto* types : {&send_types_, &recv_types_})
-      for (MPI_Datatype& t : *types) MPI_Type_free(&t);
+  /// The engine this step uses now ("measuring" until the automatic choice is made).
+  std::string_view engine() const {
+    if (decode_) return "encoded";
+    switch (engine_) {
+      case Engine::collective:
+        return peers_->sparse() ? "alltoallv(neighbors)" : "alltoallv";
+      case Engine::datatype:
+        return peers_->sparse() ? "datatype(neighbors)" : "datatype";
+      case Engine::measuring:
+        return "measuring";
+      case Engine::p2p:
+        break;
+    }
+    return "p2p";
   }
 
   /// Builds the receive table of the message from `source` out of its header.
@@ -143,25 +139,74 @@ class ExchangeStep {
   }
 
   void execute(const T* in, T* out, PlanReport& report) {
-    if (use_datatypes_) {
+    if (engine_ != Engine::measuring) {
+      run(engine_, in, out, report);
+      return;
+    }
+    // The automatic engine on its first executions, on the caller's data (the
+    // result is the same either way): a warm-up with packing, one execution
+    // with datatypes, one with packing; then the faster on the slowest rank stays.
+    const Engine trial = trials_ == 1 ? Engine::datatype : Engine::collective;
+    const double start = MPI_Wtime();
+    run(trial, in, out, report);
+    trial_seconds_[trial == Engine::datatype] = MPI_Wtime() - start;
+    if (++trials_ < 3) return;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, trial_seconds_, 2, MPI_DOUBLE, MPI_MAX, comm_));
+    engine_ = trial_seconds_[1] < trial_seconds_[0] ? Engine::datatype : Engine::collective;
+    if (engine_ == Engine::datatype) {  // release what the other engine needed
+      send_buf_ = recv_buf_ = buffer();
+      send_host_ = recv_host_ = typename buffer::HostMirror();
+    } else {
+      send_types_ = MessageTypes();
+      recv_types_ = MessageTypes();
+    }
+  }
+
+ private:
+  /// The engines an ExchangeStep runs; `measuring` tries collective and datatype.
+  enum class Engine { collective, p2p, datatype, measuring };
+
+  /// What `requested` becomes on this space when the collectives' int counts
+  /// do (`fits`) or do not hold every message.
+  static Engine choose_engine(ExchangeEngine requested, bool fits) {
+    if (!fits) return Engine::p2p;  // in chunks
+    switch (requested) {
+      case ExchangeEngine::automatic:
+        return host_buffers ? Engine::measuring : Engine::collective;
+      case ExchangeEngine::alltoallv:
+        return Engine::collective;
+      case ExchangeEngine::datatype:
+        return host_buffers ? Engine::datatype : Engine::collective;
+      case ExchangeEngine::p2p:
+      case ExchangeEngine::encoded:
+        break;
+    }
+    return Engine::p2p;
+  }
+
+  void run(Engine engine, const T* in, T* out, PlanReport& report) {
+    if (engine == Engine::datatype) {
       exchange_datatypes(in, out, report);
       return;
     }
     double t = MPI_Wtime();
     // Packing only reads the local block.
-    copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), const_cast<T*>(in), send_buf_.data(),
-              true);
+    T* local = const_cast<T*>(in);
+    if (send_strided_)
+      for (const auto& m : send_)
+        copy_message(m, true, send_rows_, send_runs_, local, send_buf_.data(), true);
+    else
+      copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), local, send_buf_.data(), true);
     Kokkos::fence();
     report.pack_seconds += MPI_Wtime() - t;
     if (decode_)
       encoded(out, report);
-    else if (use_alltoallv_)
+    else if (engine == Engine::collective)
       alltoallv(out, report);
     else
       point_to_point(out, report);
   }
 
- private:
   template <class Item>
   static Kokkos::View<Item*, Space> device_copy(const char* label, const std::vector<Item>& items) {
     Kokkos::View<Item*, Space> v(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing),
@@ -173,7 +218,7 @@ class ExchangeStep {
   }
 
   void unpack(const CopyTable::Message& m, T* out) {
-    copy_rows(recv_rows_, recv_runs_, m.rows_begin, m.rows_end, out, recv_buf_.data(), false);
+    copy_message(m, recv_strided_, recv_rows_, recv_runs_, out, recv_buf_.data(), false);
   }
 
   /// The message to oneself, unpacked straight from the send buffer: no MPI,
@@ -183,8 +228,8 @@ class ExchangeStep {
       if (s.rank == rank_)
         for (const auto& r : recv_)
           if (r.rank == rank_)
-            copy_rows(recv_rows_, recv_runs_, r.rows_begin, r.rows_end, out, send_buf_.data(), false,
-                      s.offset - r.offset);
+            copy_message(r, recv_strided_, recv_rows_, recv_runs_, out, send_buf_.data(), false,
+                         s.offset - r.offset);
   }
 
   T* mpi_send_buffer() {
@@ -194,20 +239,7 @@ class ExchangeStep {
 
   void alltoallv(T* out, PlanReport& report) {
     double t = MPI_Wtime();
-    std::vector<int> scount(size_, 0), sdispl(size_, 0), rcount(size_, 0), rdispl(size_, 0);
-    for (const auto& m : send_)
-      if (m.rank != rank_) {
-        scount[m.rank] = int(m.count * index_t(sizeof(T)));
-        sdispl[m.rank] = int(m.offset * index_t(sizeof(T)));
-      }
-    for (const auto& m : recv_)
-      if (m.rank != rank_) {
-        rcount[m.rank] = int(m.count * index_t(sizeof(T)));
-        rdispl[m.rank] = int(m.offset * index_t(sizeof(T)));
-      }
-    T* sbuf = mpi_send_buffer();
-    DISTARRAY_MPI_CHECK(MPI_Alltoallv(sbuf, scount.data(), sdispl.data(), MPI_BYTE, recv_host_.data(),
-                                      rcount.data(), rdispl.data(), MPI_BYTE, comm_));
+    peers_->alltoallv(mpi_send_buffer(), recv_host_.data());
     if constexpr (!host_buffers) Kokkos::deep_copy(recv_buf_, recv_host_);
     report.exchange_seconds += MPI_Wtime() - t;
     t = MPI_Wtime();
@@ -273,55 +305,11 @@ class ExchangeStep {
     report.exchange_seconds += MPI_Wtime() - start - unpacking;
   }
 
-  /// One MPI datatype per message of a copy table: its runs, at their byte
-  /// offsets in the local block (rows x runs blocks of T).
-  static std::vector<MPI_Datatype> message_types(const CopyTable& table) {
-    MPI_Datatype element;
-    DISTARRAY_MPI_CHECK(MPI_Type_contiguous(int(sizeof(T)), MPI_BYTE, &element));
-    std::vector<MPI_Datatype> types;
-    std::vector<int> lengths;
-    std::vector<MPI_Aint> displacements;
-    for (const auto& m : table.messages) {
-      lengths.clear();
-      displacements.clear();
-      for (index_t r = m.rows_begin; r < m.rows_end; ++r) {
-        const CopyRow& row = table.rows[std::size_t(r)];
-        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
-          const CopyRun& run = table.runs[std::size_t(k)];
-          if (run.length > INT_MAX)
-            throw Error("datatype exchange: a contiguous run exceeds INT_MAX elements");
-          lengths.push_back(int(run.length));
-          displacements.push_back(MPI_Aint(row.local_base + run.start) * MPI_Aint(sizeof(T)));
-        }
-      }
-      if (lengths.size() > std::size_t(INT_MAX))
-        throw Error("datatype exchange: a message has too many runs");
-      types.emplace_back();
-      DISTARRAY_MPI_CHECK(MPI_Type_create_hindexed(int(lengths.size()), lengths.data(), displacements.data(),
-                                                   element, &types.back()));
-      DISTARRAY_MPI_CHECK(MPI_Type_commit(&types.back()));
-    }
-    DISTARRAY_MPI_CHECK(MPI_Type_free(&element));
-    return types;
-  }
-
   // Derived datatypes straight from the local blocks: MPI moves every
   // message, the one to oneself included, without user-space packing.
   void exchange_datatypes(const T* in, T* out, PlanReport& report) {
     const double start = MPI_Wtime();
-    std::vector<int> scount(std::size_t(size_), 0), rcount(std::size_t(size_), 0),
-        zero(std::size_t(size_), 0);
-    std::vector<MPI_Datatype> stype(std::size_t(size_), MPI_BYTE), rtype(std::size_t(size_), MPI_BYTE);
-    for (std::size_t i = 0; i < send_.size(); ++i) {
-      scount[std::size_t(send_[i].rank)] = 1;
-      stype[std::size_t(send_[i].rank)] = send_types_[i];
-    }
-    for (std::size_t i = 0; i < recv_.size(); ++i) {
-      rcount[std::size_t(recv_[i].rank)] = 1;
-      rtype[std::size_t(recv_[i].rank)] = recv_types_[i];
-    }
-    DISTARRAY_MPI_CHECK(MPI_Alltoallw(const_cast<T*>(in), scount.data(), zero.data(), stype.data(), out,
-                                      rcount.data(), zero.data(), rtype.data(), comm_));
+    peers_->alltoallw(in, out, send_types_, recv_types_);
     report.exchange_seconds += MPI_Wtime() - start;
   }
 
@@ -329,7 +317,7 @@ class ExchangeStep {
   void unpack_decoded(const CopyTable& table, T* out, T* buf) {
     const auto rows = device_copy<CopyRow>("distarray::decoded_rows", table.rows);
     const auto runs = device_copy<CopyRun>("distarray::decoded_runs", table.runs);
-    copy_rows(rows, runs, 0, index_t(table.rows.size()), out, buf, false);
+    for (const auto& m : table.messages) copy_message(m, table.strided, rows, runs, out, buf, false);
   }
 
   // Hsu-Chung message encoding: a header then the payload (tags of this step) per
@@ -392,10 +380,13 @@ class ExchangeStep {
   int payload_tag_, header_tag_;
   PlanOptions options_;
   int rank_ = 0, size_ = 1;
-  bool use_alltoallv_ = false;  // else point to point, in chunks
-  bool use_datatypes_ = false;  // the datatype engine: no buffers, no packing
-  std::vector<MPI_Datatype> send_types_, recv_types_;
+  Engine engine_ = Engine::p2p;
+  std::unique_ptr<PeerExchange> peers_;   // collective and datatype engines
+  MessageTypes send_types_, recv_types_;  // datatype engine
+  int trials_ = 0;                        // measuring: executions so far
+  double trial_seconds_[2] = {0, 0};      // measuring: {packed, datatype}
   std::vector<CopyTable::Message> send_, recv_;
+  bool send_strided_, recv_strided_;
   Kokkos::View<CopyRow*, Space> send_rows_, recv_rows_;
   Kokkos::View<CopyRun*, Space> send_runs_, recv_runs_;
   buffer send_buf_, recv_buf_;

@@ -16,7 +16,7 @@ namespace distarray::detail {
 /// (a grid coordinate of the other layout) to a rank of the exchange's communicator.
 template <int D, class RankOf>
 void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRuns>, D>& per_dim,
-                          const Index<D>& extents, RankOf&& rank_of) {
+                          const Index<D>& extents, StorageOrder order, RankOf&& rank_of) {
   for (int d = 0; d < D; ++d)
     if (per_dim[d].empty()) return;
   std::array<std::size_t, D> pos{};
@@ -27,7 +27,7 @@ void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRun
       runs[d] = &per_dim[d][pos[d]];
       peer[d] = runs[d]->peer;
     }
-    table.add_message<D>(rank_of(peer), runs, extents);
+    table.add_message<D>(rank_of(peer), runs, extents, order);
     int d = D - 1;
     for (; d >= 0; --d) {
       if (++pos[d] < per_dim[d].size()) break;
@@ -38,24 +38,25 @@ void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRun
 }
 
 /// {send table, receive table} of the rank at coordinate `src` of `from`
-/// and `dst` of `to` (either may be absent); the receive table stays empty
-/// unless `receive_side`.
+/// and `dst` of `to` (either may be absent), whose local blocks are stored in
+/// `orders` {source, destination}; the receive table stays empty unless `receive_side`.
 template <int D, class SrcRankOf, class DstRankOf>
 std::pair<CopyTable, CopyTable> exchange_tables(const Layout<D>& from, const Layout<D>& to,
                                                 const std::optional<Coord<D>>& src,
                                                 const std::optional<Coord<D>>& dst, ScheduleMethod method,
                                                 SrcRankOf&& src_rank_of, DstRankOf&& dst_rank_of,
-                                                bool receive_side) {
+                                                bool receive_side,
+                                                std::pair<StorageOrder, StorageOrder> orders) {
   std::pair<CopyTable, CopyTable> tables;
   if (const auto& c = src) {
     std::array<std::vector<PeerRuns>, D> per_dim;
     for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, from.dist(d), (*c)[d], to.dist(d));
-    add_product_messages<D>(tables.first, per_dim, from.local_extents(*c), dst_rank_of);
+    add_product_messages<D>(tables.first, per_dim, from.local_extents(*c), orders.first, dst_rank_of);
   }
   if (const auto c = receive_side ? dst : std::nullopt) {
     std::array<std::vector<PeerRuns>, D> per_dim;
     for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, to.dist(d), (*c)[d], from.dist(d));
-    add_product_messages<D>(tables.second, per_dim, to.local_extents(*c), src_rank_of);
+    add_product_messages<D>(tables.second, per_dim, to.local_extents(*c), orders.second, src_rank_of);
   }
   return tables;
 }

@@ -1,0 +1,47 @@
+#pragma once
+// PeerExchange: the collective calls of one exchange, restricted to the ranks
+// that share data.  When every rank exchanges with every other, MPI_Alltoallv
+// and MPI_Alltoallw on the exchange's communicator; otherwise a
+// distributed-graph communicator of each rank's actual peers (itself
+// included) and MPI_Neighbor_alltoallv / MPI_Neighbor_alltoallw, so that no
+// rank walks or waits on ranks it has nothing for.
+
+#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/message_types.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace distarray::detail {
+
+class PeerExchange {
+ public:
+  /// Collective over `comm`.  `send` and `recv` are this rank's messages (in
+  /// elements of `element_bytes`); their byte counts and offsets must fit in int.
+  PeerExchange(MPI_Comm comm, const std::vector<CopyTable::Message>& send,
+               const std::vector<CopyTable::Message>& recv, std::size_t element_bytes);
+  PeerExchange(const PeerExchange&) = delete;
+  PeerExchange& operator=(const PeerExchange&) = delete;
+  ~PeerExchange();
+
+  /// Packed buffers laid out as the messages say; the message to oneself is
+  /// left to the caller.
+  void alltoallv(const void* send_buffer, void* recv_buffer) const;
+  /// Every message, the one to oneself included, through its datatype,
+  /// straight between the local blocks.
+  void alltoallw(const void* in, void* out, const MessageTypes& send_types,
+                 const MessageTypes& recv_types) const;
+  /// True when the exchange runs on a graph of the sharing ranks.
+  bool sparse() const { return graph_ != MPI_COMM_NULL; }
+
+ private:
+  MPI_Comm comm_;
+  MPI_Comm graph_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  std::vector<int> send_slot_, recv_slot_;              // message -> position in MPI's arrays
+  std::vector<int> scount_, sdispl_, rcount_, rdispl_;  // bytes, self left out
+};
+
+}  // namespace distarray::detail

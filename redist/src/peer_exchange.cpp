@@ -1,0 +1,99 @@
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/peer_exchange.hpp>
+
+#include <algorithm>
+
+namespace distarray::detail {
+
+namespace {
+
+/// The ranks of `messages`, oneself added, in increasing order.
+std::vector<int> peer_ranks(const std::vector<CopyTable::Message>& messages, int self) {
+  std::vector<int> ranks{self};
+  for (const auto& m : messages) ranks.push_back(m.rank);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks;
+}
+
+int position(const std::vector<int>& ranks, int rank) {
+  return int(std::lower_bound(ranks.begin(), ranks.end(), rank) - ranks.begin());
+}
+
+}  // namespace
+
+PeerExchange::PeerExchange(MPI_Comm comm, const std::vector<CopyTable::Message>& send,
+                           const std::vector<CopyTable::Message>& recv, std::size_t element_bytes)
+    : comm_(comm) {
+  int size = 1;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
+  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size));
+  std::vector<int> to = peer_ranks(send, rank_), from = peer_ranks(recv, rank_);
+  // Dense when every rank exchanges with all others: decided together.
+  int dense = int(to.size()) == size && int(from.size()) == size;
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &dense, 1, MPI_INT, MPI_LAND, comm_));
+  if (dense) {
+    to.resize(std::size_t(size));
+    for (int r = 0; r < size; ++r) to[std::size_t(r)] = r;
+    from = to;
+  } else {
+    DISTARRAY_MPI_CHECK(MPI_Dist_graph_create_adjacent(comm_, int(from.size()), from.data(), MPI_UNWEIGHTED,
+                                                       int(to.size()), to.data(), MPI_UNWEIGHTED,
+                                                       MPI_INFO_NULL, 0, &graph_));
+    DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(graph_, MPI_ERRORS_RETURN));
+  }
+  const auto fill = [&](const std::vector<CopyTable::Message>& messages, const std::vector<int>& ranks,
+                        std::vector<int>& slot, std::vector<int>& count, std::vector<int>& displ) {
+    count.assign(ranks.size(), 0);
+    displ.assign(ranks.size(), 0);
+    for (const auto& m : messages) {
+      slot.push_back(position(ranks, m.rank));
+      if (m.rank == rank_) continue;
+      count[std::size_t(slot.back())] = int(m.count * index_t(element_bytes));
+      displ[std::size_t(slot.back())] = int(m.offset * index_t(element_bytes));
+    }
+  };
+  fill(send, to, send_slot_, scount_, sdispl_);
+  fill(recv, from, recv_slot_, rcount_, rdispl_);
+}
+
+PeerExchange::~PeerExchange() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
+}
+
+void PeerExchange::alltoallv(const void* send_buffer, void* recv_buffer) const {
+  if (sparse())
+    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE,
+                                               recv_buffer, rcount_.data(), rdispl_.data(), MPI_BYTE,
+                                               graph_));
+  else
+    DISTARRAY_MPI_CHECK(MPI_Alltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE, recv_buffer,
+                                      rcount_.data(), rdispl_.data(), MPI_BYTE, comm_));
+}
+
+void PeerExchange::alltoallw(const void* in, void* out, const MessageTypes& send_types,
+                             const MessageTypes& recv_types) const {
+  std::vector<int> scount(scount_.size(), 0), rcount(rcount_.size(), 0);
+  std::vector<MPI_Datatype> stype(scount_.size(), MPI_BYTE), rtype(rcount_.size(), MPI_BYTE);
+  for (std::size_t i = 0; i < send_slot_.size(); ++i) {
+    scount[std::size_t(send_slot_[i])] = 1;
+    stype[std::size_t(send_slot_[i])] = send_types[i];
+  }
+  for (std::size_t i = 0; i < recv_slot_.size(); ++i) {
+    rcount[std::size_t(recv_slot_[i])] = 1;
+    rtype[std::size_t(recv_slot_[i])] = recv_types[i];
+  }
+  if (sparse()) {
+    const std::vector<MPI_Aint> sd(scount.size(), 0), rd(rcount.size(), 0);
+    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallw(in, scount.data(), sd.data(), stype.data(), out, rcount.data(),
+                                               rd.data(), rtype.data(), graph_));
+  } else {
+    const std::vector<int> sd(scount.size(), 0), rd(rcount.size(), 0);
+    DISTARRAY_MPI_CHECK(MPI_Alltoallw(in, scount.data(), sd.data(), stype.data(), out, rcount.data(),
+                                      rd.data(), rtype.data(), comm_));
+  }
+}
+
+}  // namespace distarray::detail
