@@ -22,4 +22,13 @@ std::vector<index_t> expanded_indices(const PeerRuns& r) {
   return v;
 }
 
+bool evenly_spaced_singles(const std::vector<Segment>& segments) {
+  if (segments.size() < 2) return false;
+  const index_t spacing = segments[1].start - segments[0].start;
+  for (std::size_t i = 0; i < segments.size(); ++i)
+    if (segments[i].length != 1 || (i > 0 && segments[i].start - segments[i - 1].start != spacing))
+      return false;
+  return true;
+}
+
 }  // namespace distarray::detail

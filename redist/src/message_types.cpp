@@ -2,6 +2,7 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/message_types.hpp>
 
+#include <algorithm>
 #include <climits>
 
 namespace distarray::detail {
@@ -15,6 +16,8 @@ MessageTypes::MessageTypes(const CopyTable& table, std::size_t element_bytes) {
   const auto bytes = [element_bytes](index_t elements) {
     return MPI_Aint(elements) * MPI_Aint(element_bytes);
   };
+  const bool strided =
+      std::any_of(table.runs.begin(), table.runs.end(), [](const CopyRun& r) { return r.stride != 1; });
   for (const auto& m : table.messages) {
     // The rows of a message share their runs: one type per run.
     const CopyRow& first = table.rows[std::size_t(m.rows_begin)];
@@ -41,7 +44,7 @@ MessageTypes::MessageTypes(const CopyTable& table, std::size_t element_bytes) {
     }
     if (lengths.size() > std::size_t(INT_MAX)) throw Error("datatype exchange: a message has too many runs");
     types_.emplace_back();
-    if (table.strided)
+    if (strided)
       DISTARRAY_MPI_CHECK(MPI_Type_create_struct(int(lengths.size()), lengths.data(), displacements.data(),
                                                  block_types.data(), &types_.back()));
     else

@@ -43,18 +43,21 @@ PeerExchange::PeerExchange(MPI_Comm comm, const std::vector<CopyTable::Message>&
     DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(graph_, MPI_ERRORS_RETURN));
   }
   const auto fill = [&](const std::vector<CopyTable::Message>& messages, const std::vector<int>& ranks,
-                        std::vector<int>& slot, std::vector<int>& count, std::vector<int>& displ) {
+                        std::vector<int>& slot, std::vector<int>& bytes, std::vector<int>& offset,
+                        std::vector<int>& count, std::vector<int>& displ) {
     count.assign(ranks.size(), 0);
     displ.assign(ranks.size(), 0);
     for (const auto& m : messages) {
       slot.push_back(position(ranks, m.rank));
+      bytes.push_back(int(m.count * index_t(element_bytes)));
+      offset.push_back(int(m.offset * index_t(element_bytes)));
       if (m.rank == rank_) continue;
-      count[std::size_t(slot.back())] = int(m.count * index_t(element_bytes));
-      displ[std::size_t(slot.back())] = int(m.offset * index_t(element_bytes));
+      count[std::size_t(slot.back())] = bytes.back();
+      displ[std::size_t(slot.back())] = offset.back();
     }
   };
-  fill(send, to, send_slot_, scount_, sdispl_);
-  fill(recv, from, recv_slot_, rcount_, rdispl_);
+  fill(send, to, send_slot_, send_bytes_, send_offset_, scount_, sdispl_);
+  fill(recv, from, recv_slot_, recv_bytes_, recv_offset_, rcount_, rdispl_);
 }
 
 PeerExchange::~PeerExchange() {
@@ -73,25 +76,35 @@ void PeerExchange::alltoallv(const void* send_buffer, void* recv_buffer) const {
                                       rcount_.data(), rdispl_.data(), MPI_BYTE, comm_));
 }
 
-void PeerExchange::alltoallw(const void* in, void* out, const MessageTypes& send_types,
-                             const MessageTypes& recv_types) const {
-  std::vector<int> scount(scount_.size(), 0), rcount(rcount_.size(), 0);
-  std::vector<MPI_Datatype> stype(scount_.size(), MPI_BYTE), rtype(rcount_.size(), MPI_BYTE);
-  for (std::size_t i = 0; i < send_slot_.size(); ++i) {
-    scount[std::size_t(send_slot_[i])] = 1;
-    stype[std::size_t(send_slot_[i])] = send_types[i];
-  }
-  for (std::size_t i = 0; i < recv_slot_.size(); ++i) {
-    rcount[std::size_t(recv_slot_[i])] = 1;
-    rtype[std::size_t(recv_slot_[i])] = recv_types[i];
-  }
+void PeerExchange::alltoallw(const void* send, const MessageTypes* send_types, void* recv,
+                             const MessageTypes* recv_types) const {
+  // Per slot: one datatype at the block's base, or bytes at the message's offset.
+  const auto arrays = [](const std::vector<int>& slots, const MessageTypes* types,
+                         const std::vector<int>& bytes, const std::vector<int>& offset, std::size_t n,
+                         std::vector<int>& count, std::vector<MPI_Aint>& displ,
+                         std::vector<MPI_Datatype>& type) {
+    count.assign(n, 0);
+    displ.assign(n, 0);
+    type.assign(n, MPI_BYTE);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      const auto s = std::size_t(slots[i]);
+      count[s] = types ? 1 : bytes[i];
+      displ[s] = types ? 0 : offset[i];
+      if (types) type[s] = (*types)[i];
+    }
+  };
+  std::vector<int> scount, rcount;
+  std::vector<MPI_Aint> sdispl, rdispl;
+  std::vector<MPI_Datatype> stype, rtype;
+  arrays(send_slot_, send_types, send_bytes_, send_offset_, scount_.size(), scount, sdispl, stype);
+  arrays(recv_slot_, recv_types, recv_bytes_, recv_offset_, rcount_.size(), rcount, rdispl, rtype);
   if (sparse()) {
-    const std::vector<MPI_Aint> sd(scount.size(), 0), rd(rcount.size(), 0);
-    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallw(in, scount.data(), sd.data(), stype.data(), out, rcount.data(),
-                                               rd.data(), rtype.data(), graph_));
+    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallw(send, scount.data(), sdispl.data(), stype.data(), recv,
+                                               rcount.data(), rdispl.data(), rtype.data(), graph_));
   } else {
-    const std::vector<int> sd(scount.size(), 0), rd(rcount.size(), 0);
-    DISTARRAY_MPI_CHECK(MPI_Alltoallw(in, scount.data(), sd.data(), stype.data(), out, rcount.data(),
+    // MPI_Alltoallw takes int displacements (they fit: checked at construction).
+    const std::vector<int> sd(sdispl.begin(), sdispl.end()), rd(rdispl.begin(), rdispl.end());
+    DISTARRAY_MPI_CHECK(MPI_Alltoallw(send, scount.data(), sd.data(), stype.data(), recv, rcount.data(),
                                       rd.data(), rtype.data(), comm_));
   }
 }

@@ -182,7 +182,7 @@ TEST(Plan, AutomaticEngineIsRightWhileMeasuringAndAfter) {
       DistArray<double, 2> a(from, MPI_COMM_WORLD);
       testing::fill_pattern(a);
       Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
-      for (int run = 0; run < 5; ++run) {
+      for (int run = 0; run < 7; ++run) {
         DistArray<double, 2> b(to, MPI_COMM_WORLD);
         plan.execute(a, b);
         ASSERT_EQ(mismatches(b), 0) << "execution " << run;

@@ -277,8 +277,7 @@ class Plan {
         detail::append_unpack_words(headers.back(), options_.schedule, from.dist(d), to.dist(d), p[d], q[d]);
     }
     // Receiver: the message's table from its header alone.
-    auto decode = [from, to, my_dst, src_coord_of, order = orders.second](
-                      int source, const std::vector<index_t>& header) {
+    auto decode = [from, to, my_dst, src_coord_of, orders](int source, const std::vector<index_t>& header) {
       const Coord<D> p = src_coord_of(source), q = *my_dst;
       std::array<PeerRuns, D> runs;
       std::array<const PeerRuns*, D> per_dim{};
@@ -288,7 +287,8 @@ class Plan {
         per_dim[d] = &runs[d];
       }
       detail::CopyTable table;
-      table.add_message<D>(source, per_dim, to.local_extents(q), order);
+      table.add_message<D>(source, per_dim, to.local_extents(q), orders.second,
+                           detail::message_order(orders));
       return table;
     };
     steps_.back()->use_encoding(std::move(headers), decode);

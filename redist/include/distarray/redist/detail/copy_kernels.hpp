@@ -26,52 +26,101 @@ void copy_rows(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
           const CopyRun run = runs(k);
           T* l = local + row.local_base + run.start;
           T* b = buf + (row.buffer_base + shift + run.offset);
-          if (pack)
-            for (index_t j = 0; j < run.length; ++j) b[j] = l[j];
-          else
-            for (index_t j = 0; j < run.length; ++j) l[j] = b[j];
+          if (run.stride != 1) {  // single elements at a constant spacing
+            if (pack)
+              for (index_t j = 0; j < run.length; ++j) b[j] = l[j * run.stride];
+            else
+              for (index_t j = 0; j < run.length; ++j) l[j * run.stride] = b[j];
+            continue;
+          }
+          // A block and a buffer never overlap: restrict lets the copy vectorize.
+          T* KOKKOS_RESTRICT to = pack ? b : l;
+          const T* KOKKOS_RESTRICT from = pack ? l : b;
+          for (index_t j = 0; j < run.length; ++j) to[j] = from[j];
         }
       });
 }
 
-/// Rows and run elements per cache tile of a strided copy: 32 x 32 doubles
-/// are 8 KiB on either side, well inside L1.
+/// Rows and run elements per cache tile of a strided copy (32 x 32 doubles:
+/// 8 KiB, inside L1), and run elements per TLB block: the tiles of one
+/// block of rows x copy_block run elements touch few enough pages to stay
+/// in the TLB.
 constexpr index_t copy_tile = 32;
+constexpr index_t copy_block = 256;
 
 /// copy_rows for rows [begin, end) of one message whose runs step through the
-/// local block (a column-major side): a local transpose, one parallel
-/// iteration per tile of rows, each walking its runs in tiles of run elements
-/// with the inner loop along the side written (the buffer on pack, the local
-/// block on unpack), so that writes are contiguous and reads stay in cache.
+/// local block (a local transpose), `row_elements` elements per row.  One
+/// parallel iteration per tile of rows and block of run elements, the row
+/// tiles of a block consecutive (so that a serial or threaded backend reuses
+/// its pages).  A tile goes through a small array so that the local block
+/// (along the rows, contiguous when they are neighbours in memory) and the
+/// buffer (along a run) are both read and written in order.
 template <class Space, class T>
 void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-                index_t begin, index_t end, T* local, T* buf, bool pack, index_t shift = 0) {
-  if (begin >= end) return;
+                index_t begin, index_t end, index_t row_elements, T* local, T* buf, bool pack,
+                index_t shift = 0) {
+  if (begin >= end || row_elements == 0) return;
+  const index_t row_tiles = (end - begin + copy_tile - 1) / copy_tile;
+  const index_t blocks = (row_elements + copy_block - 1) / copy_block;
   Kokkos::parallel_for(
       pack ? "distarray::pack_tiled" : "distarray::unpack_tiled",
-      Kokkos::RangePolicy<typename Space::execution_space>(0, (end - begin + copy_tile - 1) / copy_tile),
+      Kokkos::RangePolicy<typename Space::execution_space>(0, row_tiles * blocks),
       KOKKOS_LAMBDA(const index_t t) {
-        const index_t r0 = begin + t * copy_tile;
-        const index_t r1 = r0 + copy_tile < end ? r0 + copy_tile : end;
-        const CopyRow first = rows(r0);  // every row of a message has the same runs
-        for (index_t k = first.runs_begin; k < first.runs_end; ++k) {
+        const index_t r0 = begin + (t % row_tiles) * copy_tile;
+        const index_t nr = r0 + copy_tile < end ? copy_tile : end - r0;
+        const index_t e0 = (t / row_tiles) * copy_block;  // the block's run elements [e0, e1)
+        const index_t e1 = e0 + copy_block < row_elements ? e0 + copy_block : row_elements;
+        index_t lbase[copy_tile], bbase[copy_tile];
+        bool adjacent = true;  // the rows are neighbours in the local block (the common case)
+        for (index_t r = 0; r < nr; ++r) {
+          const CopyRow row = rows(r0 + r);
+          lbase[r] = row.local_base;
+          bbase[r] = row.buffer_base + shift;
+          adjacent = adjacent && lbase[r] == lbase[0] + r;
+        }
+        T tile[copy_tile][copy_tile];  // [row][run element]
+        // Every row of a message has the same runs; find the first that ends past e0.
+        const CopyRow first = rows(r0);
+        index_t lo = first.runs_begin, hi = first.runs_end;
+        while (lo < hi) {
+          const index_t mid = (lo + hi) / 2;
+          const CopyRun run = runs(mid);
+          if (run.offset + run.length <= e0)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        for (index_t k = lo; k < first.runs_end; ++k) {
           const CopyRun run = runs(k);
-          for (index_t j0 = 0; j0 < run.length; j0 += copy_tile) {
-            const index_t j1 = j0 + copy_tile < run.length ? j0 + copy_tile : run.length;
-            if (pack) {
-              for (index_t r = r0; r < r1; ++r) {
-                const CopyRow row = rows(r);
-                const T* l = local + row.local_base + run.start;
-                T* b = buf + (row.buffer_base + shift + run.offset);
-                for (index_t j = j0; j < j1; ++j) b[j] = l[j * run.stride];
+          if (run.offset >= e1) break;
+          const index_t jb = e0 > run.offset ? e0 - run.offset : 0;
+          const index_t je = e1 - run.offset < run.length ? e1 - run.offset : run.length;
+          for (index_t j0 = jb; j0 < je; j0 += copy_tile) {
+            const index_t nj = j0 + copy_tile < je ? copy_tile : je - j0;
+            T* b = buf + run.offset + j0;
+            const index_t lofs = run.start + j0 * run.stride;
+            if (pack && adjacent) {
+              for (index_t j = 0; j < nj; ++j) {
+                const T* l = local + lbase[0] + lofs + j * run.stride;
+                for (index_t r = 0; r < nr; ++r) tile[r][j] = l[r];
               }
+              for (index_t r = 0; r < nr; ++r)
+                for (index_t j = 0; j < nj; ++j) b[bbase[r] + j] = tile[r][j];
+            } else if (pack) {
+              for (index_t j = 0; j < nj; ++j)
+                for (index_t r = 0; r < nr; ++r) tile[r][j] = local[lbase[r] + lofs + j * run.stride];
+              for (index_t r = 0; r < nr; ++r)
+                for (index_t j = 0; j < nj; ++j) b[bbase[r] + j] = tile[r][j];
             } else {
-              for (index_t j = j0; j < j1; ++j)
-                for (index_t r = r0; r < r1; ++r) {
-                  const CopyRow row = rows(r);
-                  local[row.local_base + run.start + j * run.stride] =
-                      buf[row.buffer_base + shift + run.offset + j];
-                }
+              for (index_t r = 0; r < nr; ++r)
+                for (index_t j = 0; j < nj; ++j) tile[r][j] = b[bbase[r] + j];
+              for (index_t j = 0; j < nj; ++j) {
+                T* l = local + lofs + j * run.stride;
+                if (adjacent)
+                  for (index_t r = 0; r < nr; ++r) l[lbase[0] + r] = tile[r][j];
+                else
+                  for (index_t r = 0; r < nr; ++r) l[lbase[r]] = tile[r][j];
+              }
             }
           }
         }
@@ -83,7 +132,8 @@ template <class Space, class T>
 void copy_message(const CopyTable::Message& m, bool strided, const Kokkos::View<CopyRow*, Space>& rows,
                   const Kokkos::View<CopyRun*, Space>& runs, T* local, T* buf, bool pack, index_t shift = 0) {
   if (strided)
-    copy_tiles(rows, runs, m.rows_begin, m.rows_end, local, buf, pack, shift);
+    copy_tiles(rows, runs, m.rows_begin, m.rows_end, m.count / (m.rows_end - m.rows_begin), local, buf, pack,
+               shift);
   else
     copy_rows(rows, runs, m.rows_begin, m.rows_end, local, buf, pack, shift);
 }

@@ -2,18 +2,21 @@
 // CopyTable: where the elements of a rank's messages sit in its local block.
 // A message to a peer is the tensor product of one PeerRuns per dimension
 // (the direct method's composition, DESIGN Sec. 4 step 2); its elements go
-// in row-major order of that product, which both sides enumerate alike.
+// in row-major (or column-major) order of that product, which both sides
+// enumerate alike.
 //
 // A message is stored as rows: one per index tuple of the outer dimensions,
-// each copying the same list of inner runs (pieces along the last dimension).
-// In a row-major block the runs are contiguous, and when they cover whole
-// rows of the local block, dimensions are merged so that the unit of copy is
-// as long as memory allows.  In a column-major block a run steps through
-// memory by `stride` (copy_rows then copies in cache tiles).
+// each copying the same list of inner runs (pieces along the innermost
+// dimension of the message order).  When the block is stored in the message
+// order the runs are contiguous, and when they cover whole rows of the local
+// block, dimensions are merged so that the unit of copy is as long as memory
+// allows.  Otherwise a run steps through memory by `stride` (a local
+// transpose, which copy_tiles does in cache tiles).
 
 #include <distarray/core/storage_order.hpp>
 #include <distarray/redist/runs.hpp>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -28,7 +31,8 @@ struct CopyRow {
 };
 
 /// A piece of a row: `length` elements, `stride` apart in the local block
-/// (1: contiguous), consecutive in the buffer.
+/// (1: contiguous; more for a local transpose, or for single elements at a
+/// constant spacing), consecutive in the buffer.
 struct CopyRun {
   index_t start;  ///< from the row's local base
   index_t length;
@@ -47,23 +51,34 @@ struct CopyTable {
   std::vector<CopyRow> rows;
   std::vector<CopyRun> runs;
   index_t total = 0;     ///< elements in all messages
-  bool strided = false;  ///< some run has stride > 1
+  bool strided = false;  ///< runs step across the block's storage order (a local transpose)
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
-  /// local block of the given extents and storage order.
+  /// local block of the given extents and storage order; its elements go in
+  /// `message_order` of the product (the same on both sides of an exchange).
   template <int D>
-  void add_message(int rank, const std::array<const PeerRuns*, D>& per_dim, const Index<D>& extents,
-                   StorageOrder order = StorageOrder::row_major);
+  void add_message(int rank, std::array<const PeerRuns*, D> per_dim, Index<D> extents,
+                   StorageOrder order = StorageOrder::row_major,
+                   StorageOrder message_order = StorageOrder::row_major);
 };
 
 /// The segments of a PeerRuns, expanded and merged, each scaled by `unit`.
 std::vector<Segment> expanded_segments(const PeerRuns& r, index_t unit);
 /// The local indices of a PeerRuns, expanded.
 std::vector<index_t> expanded_indices(const PeerRuns& r);
+/// True for two or more segments of one element each at a constant spacing.
+bool evenly_spaced_singles(const std::vector<Segment>& segments);
 
 template <int D>
-void CopyTable::add_message(int rank, const std::array<const PeerRuns*, D>& per_dim, const Index<D>& extents,
-                            StorageOrder order) {
+void CopyTable::add_message(int rank, std::array<const PeerRuns*, D> per_dim, Index<D> extents,
+                            StorageOrder order, StorageOrder message_order) {
+  if (message_order == StorageOrder::column_major) {
+    // Column-major order is row-major order of the reversed dimensions, in
+    // which the block's storage order flips.
+    std::reverse(per_dim.begin(), per_dim.end());
+    std::reverse(extents.begin(), extents.end());
+    order = order == StorageOrder::row_major ? StorageOrder::column_major : StorageOrder::row_major;
+  }
   index_t count = 1;
   for (int d = 0; d < D; ++d) count *= per_dim[d]->size();
   if (count == 0) return;
@@ -83,9 +98,16 @@ void CopyTable::add_message(int rank, const std::array<const PeerRuns*, D>& per_
   const index_t runs_begin = index_t(runs.size());
   // Merged row-major segments are already in elements of the block.
   const index_t step = order == StorageOrder::row_major ? 1 : stride[last];
-  for (const Segment& s : inner) {
-    runs.push_back({s.start * step, s.length, inner_count, step});
-    inner_count += s.length;
+  if (step == 1 && evenly_spaced_singles(inner)) {
+    // Single elements at a constant spacing (cyclic(1)): one run with that stride.
+    const index_t spacing = inner[1].start - inner[0].start;
+    runs.push_back({inner[0].start, index_t(inner.size()), 0, spacing});
+    inner_count = index_t(inner.size());
+  } else {
+    for (const Segment& s : inner) {
+      runs.push_back({s.start * step, s.length, inner_count, step});
+      inner_count += s.length;
+    }
   }
   strided = strided || (step != 1 && inner_count > 1);
   const index_t runs_end = index_t(runs.size());

@@ -63,18 +63,30 @@ class ExchangeStep {
     int fits = std::size_t(send.total) * sizeof(T) <= limit && std::size_t(recv.total) * sizeof(T) <= limit;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &fits, 1, MPI_INT, MPI_LAND, comm_));
     engine_ = choose_engine(options_.exchange, fits);
-    if (engine_ == Engine::datatype || engine_ == Engine::measuring) {
-      send_types_ = MessageTypes(send, sizeof(T));
-      recv_types_ = MessageTypes(recv, sizeof(T));
+    // The sides the datatype engine moves in place: both when asked for it;
+    // for the automatic engine, the sides whose runs are contiguous and long
+    // (short or strided runs are faster packed by the kernels).  Each rank
+    // decides for itself: packed bytes and typed elements have the same
+    // type signature.  If no rank types a side, there is nothing to measure.
+    const bool forced = engine_ == Engine::datatype;
+    if (forced || engine_ == Engine::measuring) {
+      send_typed_ = forced || worth_typing(send);
+      recv_typed_ = forced || worth_typing(recv);
+      int any = send_typed_ || recv_typed_;
+      DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, comm_));
+      if (!any) engine_ = Engine::collective;
     }
-    if (engine_ != Engine::datatype) {  // the datatype engine needs no buffers
-      send_buf_ = buffer(
-          Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing), send.total);
-      recv_buf_ = buffer(
-          Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing), recv.total);
-      send_host_ = Kokkos::create_mirror_view(send_buf_);
-      recv_host_ = Kokkos::create_mirror_view(recv_buf_);
-    }
+    if (engine_ == Engine::collective) send_typed_ = recv_typed_ = false;
+    if (send_typed_) send_types_ = MessageTypes(send, sizeof(T));
+    if (recv_typed_) recv_types_ = MessageTypes(recv, sizeof(T));
+    // Buffers for the packed sides; measuring also tries packing both.
+    const bool measuring = engine_ == Engine::measuring;
+    send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing),
+                       measuring || !send_typed_ ? send.total : 0);
+    recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing),
+                       measuring || !recv_typed_ ? recv.total : 0);
+    send_host_ = Kokkos::create_mirror_view(send_buf_);
+    recv_host_ = Kokkos::create_mirror_view(recv_buf_);
     if (engine_ != Engine::p2p) peers_ = std::make_unique<PeerExchange>(comm_, send_, recv_, sizeof(T));
   }
 
@@ -88,7 +100,11 @@ class ExchangeStep {
       case Engine::collective:
         return peers_->sparse() ? "alltoallv(neighbors)" : "alltoallv";
       case Engine::datatype:
-        return peers_->sparse() ? "datatype(neighbors)" : "datatype";
+        return send_typed_ && recv_typed_ ? (peers_->sparse() ? "datatype(neighbors)" : "datatype")
+               : send_typed_ ? (peers_->sparse() ? "datatype(send side, neighbors)" : "datatype(send side)")
+               : recv_typed_
+                   ? (peers_->sparse() ? "datatype(receive side, neighbors)" : "datatype(receive side)")
+                   : (peers_->sparse() ? "alltoallw(neighbors)" : "alltoallw");
       case Engine::measuring:
         return "measuring";
       case Engine::p2p:
@@ -144,19 +160,27 @@ class ExchangeStep {
       return;
     }
     // The automatic engine on its first executions, on the caller's data (the
-    // result is the same either way): a warm-up with packing, one execution
-    // with datatypes, one with packing; then the faster on the slowest rank stays.
-    const Engine trial = trials_ == 1 ? Engine::datatype : Engine::collective;
+    // result is the same either way): a warm-up with packing, then datatypes
+    // and packing in turn, twice; the faster (best of two, slowest rank) stays.
+    const Engine trial = trials_ % 2 ? Engine::datatype : Engine::collective;
     const double start = MPI_Wtime();
     run(trial, in, out, report);
-    trial_seconds_[trial == Engine::datatype] = MPI_Wtime() - start;
-    if (++trials_ < 3) return;
+    double& best = trial_seconds_[trial == Engine::datatype];
+    if (trials_ > 0) best = trials_ <= 2 ? MPI_Wtime() - start : std::min(best, MPI_Wtime() - start);
+    if (++trials_ < 5) return;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, trial_seconds_, 2, MPI_DOUBLE, MPI_MAX, comm_));
     engine_ = trial_seconds_[1] < trial_seconds_[0] ? Engine::datatype : Engine::collective;
     if (engine_ == Engine::datatype) {  // release what the other engine needed
-      send_buf_ = recv_buf_ = buffer();
-      send_host_ = recv_host_ = typename buffer::HostMirror();
+      if (send_typed_) {
+        send_buf_ = buffer();
+        send_host_ = typename buffer::HostMirror();
+      }
+      if (recv_typed_) {
+        recv_buf_ = buffer();
+        recv_host_ = typename buffer::HostMirror();
+      }
     } else {
+      send_typed_ = recv_typed_ = false;
       send_types_ = MessageTypes();
       recv_types_ = MessageTypes();
     }
@@ -184,21 +208,28 @@ class ExchangeStep {
     return Engine::p2p;
   }
 
+  /// Runs of at least this many bytes are worth moving by datatype, in place.
+  static constexpr index_t typed_run_bytes = 512;
+
+  /// True when a table's runs are contiguous and long on average.
+  static bool worth_typing(const CopyTable& table) {
+    index_t runs = 0;  // contiguous pieces: a strided run is one per element
+    for (const auto& m : table.messages) {
+      const CopyRow& first = table.rows[std::size_t(m.rows_begin)];
+      for (index_t k = first.runs_begin; k < first.runs_end; ++k) {
+        const CopyRun& run = table.runs[std::size_t(k)];
+        runs += (m.rows_end - m.rows_begin) * (run.stride == 1 ? 1 : run.length);
+      }
+    }
+    return !table.strided && table.total * index_t(sizeof(T)) >= typed_run_bytes * runs;
+  }
+
   void run(Engine engine, const T* in, T* out, PlanReport& report) {
     if (engine == Engine::datatype) {
       exchange_datatypes(in, out, report);
       return;
     }
-    double t = MPI_Wtime();
-    // Packing only reads the local block.
-    T* local = const_cast<T*>(in);
-    if (send_strided_)
-      for (const auto& m : send_)
-        copy_message(m, true, send_rows_, send_runs_, local, send_buf_.data(), true);
-    else
-      copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), local, send_buf_.data(), true);
-    Kokkos::fence();
-    report.pack_seconds += MPI_Wtime() - t;
+    pack(in, report);
     if (decode_)
       encoded(out, report);
     else if (engine == Engine::collective)
@@ -215,6 +246,19 @@ class ExchangeStep {
     for (std::size_t i = 0; i < items.size(); ++i) host(i) = items[i];
     Kokkos::deep_copy(v, host);
     return v;
+  }
+
+  /// The local block into the send buffer (packing only reads it).
+  void pack(const T* in, PlanReport& report) {
+    const double t = MPI_Wtime();
+    T* local = const_cast<T*>(in);
+    if (send_strided_)
+      for (const auto& m : send_)
+        copy_message(m, true, send_rows_, send_runs_, local, send_buf_.data(), true);
+    else
+      copy_rows(send_rows_, send_runs_, 0, index_t(send_rows_.extent(0)), local, send_buf_.data(), true);
+    Kokkos::fence();
+    report.pack_seconds += MPI_Wtime() - t;
   }
 
   void unpack(const CopyTable::Message& m, T* out) {
@@ -305,12 +349,21 @@ class ExchangeStep {
     report.exchange_seconds += MPI_Wtime() - start - unpacking;
   }
 
-  // Derived datatypes straight from the local blocks: MPI moves every
-  // message, the one to oneself included, without user-space packing.
+  // One MPI_Alltoallw: the typed sides straight from / into the local
+  // blocks, the others packed and unpacked by the kernels.  MPI moves every
+  // message, the one to oneself included.  (Host memory only.)
   void exchange_datatypes(const T* in, T* out, PlanReport& report) {
-    const double start = MPI_Wtime();
-    peers_->alltoallw(in, out, send_types_, recv_types_);
-    report.exchange_seconds += MPI_Wtime() - start;
+    if (!send_typed_) pack(in, report);
+    double t = MPI_Wtime();
+    peers_->alltoallw(send_typed_ ? static_cast<const void*>(in) : send_buf_.data(),
+                      send_typed_ ? &send_types_ : nullptr, recv_typed_ ? out : recv_buf_.data(),
+                      recv_typed_ ? &recv_types_ : nullptr);
+    report.exchange_seconds += MPI_Wtime() - t;
+    if (recv_typed_) return;
+    t = MPI_Wtime();
+    for (const auto& m : recv_) unpack(m, out);
+    Kokkos::fence();
+    report.unpack_seconds += MPI_Wtime() - t;
   }
 
   /// Unpacks one message described by a table built from its header.
@@ -381,10 +434,11 @@ class ExchangeStep {
   PlanOptions options_;
   int rank_ = 0, size_ = 1;
   Engine engine_ = Engine::p2p;
-  std::unique_ptr<PeerExchange> peers_;   // collective and datatype engines
-  MessageTypes send_types_, recv_types_;  // datatype engine
-  int trials_ = 0;                        // measuring: executions so far
-  double trial_seconds_[2] = {0, 0};      // measuring: {packed, datatype}
+  std::unique_ptr<PeerExchange> peers_;           // collective and datatype engines
+  bool send_typed_ = false, recv_typed_ = false;  // datatype engine: sides moved in place
+  MessageTypes send_types_, recv_types_;          // datatype engine
+  int trials_ = 0;                                // measuring: executions so far
+  double trial_seconds_[2] = {0, 0};              // measuring: {packed, datatype}
   std::vector<CopyTable::Message> send_, recv_;
   bool send_strided_, recv_strided_;
   Kokkos::View<CopyRow*, Space> send_rows_, recv_rows_;

@@ -29,10 +29,11 @@ class PeerExchange {
   /// Packed buffers laid out as the messages say; the message to oneself is
   /// left to the caller.
   void alltoallv(const void* send_buffer, void* recv_buffer) const;
-  /// Every message, the one to oneself included, through its datatype,
-  /// straight between the local blocks.
-  void alltoallw(const void* in, void* out, const MessageTypes& send_types,
-                 const MessageTypes& recv_types) const;
+  /// Every message, the one to oneself included, through its datatype
+  /// straight from / into a local block, or — where the types are null — as
+  /// bytes of a packed buffer laid out as the messages say.
+  void alltoallw(const void* send, const MessageTypes* send_types, void* recv,
+                 const MessageTypes* recv_types) const;
   /// True when the exchange runs on a graph of the sharing ranks.
   bool sparse() const { return graph_ != MPI_COMM_NULL; }
 
@@ -42,6 +43,7 @@ class PeerExchange {
   int rank_ = 0;
   std::vector<int> send_slot_, recv_slot_;              // message -> position in MPI's arrays
   std::vector<int> scount_, sdispl_, rcount_, rdispl_;  // bytes, self left out
+  std::vector<int> send_bytes_, send_offset_, recv_bytes_, recv_offset_;  // per message, self included
 };
 
 }  // namespace distarray::detail

@@ -14,9 +14,16 @@ namespace distarray::detail {
 
 /// Adds a message per tuple of per-dimension peers; rank_of maps the tuple
 /// (a grid coordinate of the other layout) to a rank of the exchange's communicator.
+/// The order both sides of an exchange between blocks stored in `orders`
+/// {source, destination} list a message's elements in: the destination's, so
+/// that unpacking writes contiguous runs; a change of order is a local
+/// transpose done by the pack, in cache tiles.
+inline StorageOrder message_order(std::pair<StorageOrder, StorageOrder> orders) { return orders.second; }
+
 template <int D, class RankOf>
 void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRuns>, D>& per_dim,
-                          const Index<D>& extents, StorageOrder order, RankOf&& rank_of) {
+                          const Index<D>& extents, StorageOrder order, StorageOrder message,
+                          RankOf&& rank_of) {
   for (int d = 0; d < D; ++d)
     if (per_dim[d].empty()) return;
   std::array<std::size_t, D> pos{};
@@ -27,7 +34,7 @@ void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRun
       runs[d] = &per_dim[d][pos[d]];
       peer[d] = runs[d]->peer;
     }
-    table.add_message<D>(rank_of(peer), runs, extents, order);
+    table.add_message<D>(rank_of(peer), runs, extents, order, message);
     int d = D - 1;
     for (; d >= 0; --d) {
       if (++pos[d] < per_dim[d].size()) break;
@@ -51,12 +58,14 @@ std::pair<CopyTable, CopyTable> exchange_tables(const Layout<D>& from, const Lay
   if (const auto& c = src) {
     std::array<std::vector<PeerRuns>, D> per_dim;
     for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, from.dist(d), (*c)[d], to.dist(d));
-    add_product_messages<D>(tables.first, per_dim, from.local_extents(*c), orders.first, dst_rank_of);
+    add_product_messages<D>(tables.first, per_dim, from.local_extents(*c), orders.first,
+                            message_order(orders), dst_rank_of);
   }
   if (const auto c = receive_side ? dst : std::nullopt) {
     std::array<std::vector<PeerRuns>, D> per_dim;
     for (int d = 0; d < D; ++d) per_dim[d] = partition_runs(method, to.dist(d), (*c)[d], from.dist(d));
-    add_product_messages<D>(tables.second, per_dim, to.local_extents(*c), orders.second, src_rank_of);
+    add_product_messages<D>(tables.second, per_dim, to.local_extents(*c), orders.second,
+                            message_order(orders), src_rank_of);
   }
   return tables;
 }

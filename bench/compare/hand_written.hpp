@@ -1,0 +1,159 @@
+#pragma once
+// What a user writes by hand for a redistribution between two layouts, and
+// the communication floor:
+//   HandWritten::alltoallw  per-peer MPI derived datatypes — indexed along
+//                           every dimension (rows x columns in 2-D), built
+//                           once — and one MPI_Alltoallw, straight between
+//                           the local blocks;
+//   HandWritten::floor      one bare MPI_Alltoallv of the same per-peer bytes
+//                           from pre-packed buffers: what any method must at
+//                           least move.
+// Who owns what comes from the public Layout / Dist1D API only.
+//
+// MPI_Type_create_darray is not used: it describes a rank's whole local block
+// inside the global array (a file view, a scatter), while every message here
+// is the intersection of two distributions — an indexed product.
+
+#include <distarray/core.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <vector>
+
+namespace compare {
+
+using distarray::Coord;
+using distarray::Index;
+using distarray::index_t;
+using distarray::Layout;
+using distarray::StorageOrder;
+
+/// Per dimension, per coordinate of `other` along it: my local indices
+/// (ascending) whose elements that coordinate owns in `other`.
+template <int D>
+std::array<std::vector<std::vector<index_t>>, D> owned_by(const Layout<D>& mine, const Coord<D>& me,
+                                                          const Layout<D>& other) {
+  std::array<std::vector<std::vector<index_t>>, D> lists;
+  for (int d = 0; d < D; ++d) {
+    const distarray::Dist1D& a = mine.dist(d);
+    const distarray::Dist1D& b = other.dist(d);
+    lists[d].resize(std::size_t(b.procs()));
+    for (index_t l = 0; l < a.local_extent(me[d]); ++l)
+      lists[d][std::size_t(b.owner(a.global_index(me[d], l)))].push_back(l);
+  }
+  return lists;
+}
+
+/// The elements lists[0] x ... x lists[D-1] of a local block with the given
+/// strides (in doubles), in row-major order of the product — the order the
+/// two sides agree on.  A double stretched to the last stride, indexed along
+/// the last dimension, stretched to the next stride, indexed, and so on.
+template <int D>
+MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& lists, const Index<D>& strides) {
+  MPI_Datatype t;
+  MPI_Type_create_resized(MPI_DOUBLE, 0, MPI_Aint(strides[D - 1] * 8), &t);
+  for (int d = D - 1; d >= 0; --d) {
+    std::vector<int> lengths, starts;  // runs of consecutive indices
+    for (index_t i : *lists[d]) {
+      if (!starts.empty() && starts.back() + lengths.back() == int(i))
+        ++lengths.back();
+      else {
+        starts.push_back(int(i));
+        lengths.push_back(1);
+      }
+    }
+    MPI_Datatype u;
+    MPI_Type_indexed(int(lengths.size()), lengths.data(), starts.data(), t, &u);
+    MPI_Type_free(&t);
+    if (d > 0) {
+      MPI_Type_create_resized(u, 0, MPI_Aint(strides[d - 1] * 8), &t);
+      MPI_Type_free(&u);
+    } else {
+      t = u;
+    }
+  }
+  MPI_Type_commit(&t);
+  return t;
+}
+
+template <int D>
+class HandWritten {
+ public:
+  /// Collective over comm; the arrays' local blocks are stored in the given orders.
+  HandWritten(const Layout<D>& from, StorageOrder from_order, const Layout<D>& to, StorageOrder to_order,
+              MPI_Comm comm)
+      : comm_(comm) {
+    int size = 1, me = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &me);
+    const auto ranks = std::size_t(size);
+    scount_.assign(ranks, 0);
+    rcount_.assign(ranks, 0);
+    stype_.assign(ranks, MPI_DOUBLE);
+    rtype_.assign(ranks, MPI_DOUBLE);
+    std::vector<int> sbytes(ranks, 0), rbytes(ranks, 0);
+    const auto side = [&](const Layout<D>& mine, StorageOrder order, const Layout<D>& other,
+                          std::vector<int>& count, std::vector<MPI_Datatype>& type, std::vector<int>& bytes) {
+      const auto c = mine.grid().coord_of(me);
+      if (!c) return;
+      const auto lists = owned_by<D>(mine, *c, other);
+      const Index<D> strides = distarray::storage_strides(mine.local_extents(*c), order);
+      for (int r = 0; r < size; ++r) {
+        const auto q = other.grid().coord_of(r);
+        if (!q) continue;
+        std::array<const std::vector<index_t>*, D> piece{};
+        index_t elements = 1;
+        for (int d = 0; d < D; ++d) {
+          piece[d] = &lists[d][std::size_t((*q)[d])];
+          elements *= index_t(piece[d]->size());
+        }
+        if (elements == 0) continue;
+        count[std::size_t(r)] = 1;
+        type[std::size_t(r)] = product_type<D>(piece, strides);
+        bytes[std::size_t(r)] = int(elements * 8);
+      }
+    };
+    side(from, from_order, to, scount_, stype_, sbytes);
+    side(to, to_order, from, rcount_, rtype_, rbytes);
+    // The floor's packed buffers: the same bytes per peer, back to back.
+    sdispl_.assign(ranks, 0);
+    rdispl_.assign(ranks, 0);
+    fsdispl_.assign(ranks, 0);
+    frdispl_.assign(ranks, 0);
+    for (std::size_t r = 1; r < ranks; ++r) {
+      fsdispl_[r] = fsdispl_[r - 1] + sbytes[r - 1];
+      frdispl_[r] = frdispl_[r - 1] + rbytes[r - 1];
+    }
+    fscount_ = sbytes;
+    frcount_ = rbytes;
+    fsend_.assign(std::size_t(fsdispl_.back() + sbytes.back()), 1);
+    frecv_.assign(std::size_t(frdispl_.back() + rbytes.back()), 0);
+  }
+  HandWritten(const HandWritten&) = delete;
+  HandWritten& operator=(const HandWritten&) = delete;
+  ~HandWritten() {
+    for (auto* types : {&stype_, &rtype_})
+      for (MPI_Datatype& t : *types)
+        if (t != MPI_DOUBLE) MPI_Type_free(&t);
+  }
+
+  void alltoallw(const double* in, double* out) const {
+    MPI_Alltoallw(in, scount_.data(), sdispl_.data(), stype_.data(), out, rcount_.data(), rdispl_.data(),
+                  rtype_.data(), comm_);
+  }
+
+  void floor() {
+    MPI_Alltoallv(fsend_.data(), fscount_.data(), fsdispl_.data(), MPI_BYTE, frecv_.data(), frcount_.data(),
+                  frdispl_.data(), MPI_BYTE, comm_);
+  }
+
+ private:
+  MPI_Comm comm_;
+  std::vector<int> scount_, rcount_, sdispl_, rdispl_;  // Alltoallw: one datatype per peer
+  std::vector<MPI_Datatype> stype_, rtype_;
+  std::vector<int> fscount_, frcount_, fsdispl_, frdispl_;  // the floor, in bytes
+  std::vector<char> fsend_, frecv_;
+};
+
+}  // namespace compare
