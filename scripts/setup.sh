@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libtrilinos-kokkos-dev
           libhdf5-openmpi-dev hdf5-tools python3-h5py libgtest-dev libbenchmark-dev
-          libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev)
+          libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

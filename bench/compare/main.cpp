@@ -278,8 +278,8 @@ int run(int argc, char** argv) {
   const std::vector<std::pair<std::string, std::string>> grids =
       p == 4
           ? std::vector<std::pair<std::string, std::string>>{{"2x2", "1x4"}, {"4x1", "2x2"}, {"1x2", "2x2"}}
-          : std::vector<std::pair<std::string, std::string>>{{grid(p, 1), grid(1, p)},
-                                                             {grid(1, p), grid(ga, gb)}};
+          : std::vector<std::pair<std::string, std::string>>{
+                {grid(p, 1), grid(1, p)}, {grid(1, p), grid(p, 1)}, {"1x1", grid(1, p)}};
   for (const auto& [g1, g2] : grids)
     cases.push_back({"grid " + g1 + "->" + g2,
                      "cyclic(64),cyclic(64) on " + g1,

@@ -19,7 +19,7 @@ constexpr const char* usage =
     "  redist [--shape 2048x2048] [--type f32|f64|c64|i32|i64] [--from TEXT] [--to TEXT]\n"
     "         [--method auto|direct|indirect|multiphase] [--schedule "
     "auto|aspen|falls|krr|thakur|classical|brute]\n"
-    "         [--exchange alltoallv|p2p|encoded|datatype] [--repeat N] [--verify] [--json FILE]\n"
+    "         [--exchange auto|alltoallv|p2p|encoded|datatype] [--repeat N] [--verify] [--json FILE]\n"
     "         moves the index pattern between layouts with a plan and reports the cost;\n"
     "         default: the transpose (block,*) -> (*,block) over all ranks\n"
     "  explain --shape NxM --from TEXT --to TEXT [--type T] [--schedule S] [--ts SEC] [--te SEC] "

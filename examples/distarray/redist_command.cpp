@@ -30,7 +30,7 @@ struct RedistRun {
     PlanOptions options;
     options.method = parse_redist_method(args.get("method", "auto"));
     options.schedule = parse_schedule_method(args.get("schedule", "auto"));
-    options.exchange = parse_exchange_engine(args.get("exchange", "alltoallv"));
+    options.exchange = parse_exchange_engine(args.get("exchange", "auto"));
     const int repeat = int(args.get_int("repeat", 10));
     if (repeat < 1) throw UsageError("option '--repeat' must be at least 1");
 

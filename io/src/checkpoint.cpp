@@ -20,7 +20,7 @@ CheckpointWriter::~CheckpointWriter() {
     } catch (const Error&) {  // the file is abandoned anyway
     }
     int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
+    MPI_Comm_rank(comm_, &rank);  // a destructor must not throw; rank stays 0 on failure
     if (rank == 0) std::remove(temporary_.c_str());
   }
   MPI_Comm_free(&comm_);

@@ -1,4 +1,5 @@
 #include <distarray/core/error.hpp>
+#include <distarray/core/mpi_check.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
 
 #include <fcntl.h>
@@ -182,7 +183,7 @@ void Hdf5File::read(hid_t dataset, const std::string& name, const std::string& t
   const H5Id dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
   H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE);
   int ok = H5Dread(dataset, mtype.get(), mem_space.get(), file_space.get(), dxpl.get(), data) >= 0;
-  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm_);
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm_));
   if (!ok) fail("reading dataset '" + name + "' failed (truncated or damaged file?)");
 }
 
@@ -230,7 +231,7 @@ void Hdf5File::close() {
 void commit_file(const std::string& temporary, const std::string& path, MPI_Comm comm) {
   MPI_Barrier(comm);  // every rank has closed the file
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   int error = 0;
   if (rank == 0) {
     const int fd = ::open(temporary.c_str(), O_RDONLY);
@@ -246,7 +247,7 @@ void commit_file(const std::string& temporary, const std::string& path, MPI_Comm
       }
     }
   }
-  MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+  DISTARRAY_MPI_CHECK(MPI_Bcast(&error, 1, MPI_INT, 0, comm));
   if (error)
     throw CheckpointError("checkpoint '" + path +
                           "': cannot move the finished file into place: " + std::strerror(error));
@@ -254,9 +255,9 @@ void commit_file(const std::string& temporary, const std::string& path, MPI_Comm
 
 void require_file(const std::string& path, MPI_Comm comm) {
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   int readable = rank == 0 ? ::access(path.c_str(), R_OK) == 0 : 0;
-  MPI_Bcast(&readable, 1, MPI_INT, 0, comm);
+  DISTARRAY_MPI_CHECK(MPI_Bcast(&readable, 1, MPI_INT, 0, comm));
   if (!readable) throw CheckpointError("checkpoint '" + path + "': no such readable file");
 }
 

@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <complex>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -191,6 +190,20 @@ TEST(Plan, AutomaticEngineIsRightWhileMeasuringAndAfter) {
     }
 }
 
+// Zero-size dimensions: every rank owns nothing, every method and engine
+// must still complete (and agree on it) on every rank.
+TEST(Plan, ZeroSizeDimensions) {
+  const int p = world_size();
+  for (const Index<2>& shape : {Index<2>{0, 7}, Index<2>{6, 0}, Index<2>{0, 0}}) {
+    check_pair<double, 2>("block,* on " + grid2(p, 1), "*,cyclic(2) on " + grid2(1, p), shape);
+    check_pair<double, 2, Kokkos::LayoutRight, Kokkos::LayoutLeft>("cyclic,block on " + grid2(p, 1),
+                                                                   "block,block on 1x1", shape);
+    if (HasFatalFailure()) return;
+  }
+  check_pair<float, 3>("block,block,* on " + grid2(p, 1) + "x1", "*,*,block on 1x1x" + std::to_string(p),
+                       {4, 0, 3});
+}
+
 TEST(Plan, ComplexAndIntegerElements) {
   const int p = world_size();
   check_pair<std::complex<double>, 2>("block,* on " + grid2(p, 1), "*,block on " + grid2(1, p), {9, 10});
@@ -215,12 +228,7 @@ TEST(Plan, GridToGrid) {
   if (p >= 7) check_pair<double, 2>("block,block on 2x2", "cyclic(2),cyclic on 3x1@4", {15, 9});
 }
 
-long resident_kib() {
-  std::ifstream statm("/proc/self/statm");
-  long pages = 0, resident = 0;
-  statm >> pages >> resident;
-  return resident * 4;
-}
+using testing::resident_kib;
 
 TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
   const int p = world_size();
@@ -276,6 +284,14 @@ TEST(Plan, BadInputThrowsOnEveryRank) {
   Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
   DistArray<double, 2> a(from, MPI_COMM_WORLD), wrong(from, MPI_COMM_WORLD);
   expect_throw_on_every_rank([&] { plan.execute(a, wrong); }, "built for");
+  // Only the last rank passes a wrong array: the others must not wait in the
+  // exchange; they learn of it in the plan's collective check.
+  DistArray<double, 2> b(to, MPI_COMM_WORLD);
+  const bool last = testing::world_rank() == p - 1;
+  expect_throw_on_every_rank([&] { plan.execute(a, last ? wrong : b); }, last ? "built for" : "another rank");
+  testing::fill_pattern(a);
+  plan.execute(a, b);  // and the plan still works
+  EXPECT_EQ(mismatches(b), 0);
 }
 
 TEST(Plan, ReportsWhatItDid) {

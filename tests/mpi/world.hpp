@@ -1,7 +1,9 @@
 #pragma once
-// The MPI tests' view of MPI_COMM_WORLD.
+// The MPI tests' view of MPI_COMM_WORLD, and this process's resident memory.
 
 #include <mpi.h>
+
+#include <fstream>
 
 namespace distarray::testing {
 
@@ -15,6 +17,14 @@ inline int world_rank() {
   int r = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   return r;
+}
+
+/// Resident memory of this process in KiB (Linux /proc).
+inline long resident_kib() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * 4;
 }
 
 }  // namespace distarray::testing

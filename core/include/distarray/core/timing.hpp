@@ -2,6 +2,8 @@
 // Timing a collective operation the way benchmarks report it: the slowest
 // rank's time per repetition (after a barrier), median over repetitions.
 
+#include <distarray/core/mpi_check.hpp>
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -16,11 +18,11 @@ double median_slowest_seconds(MPI_Comm comm, int reps, Before&& before, F&& f) {
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
     before();
-    MPI_Barrier(comm);
+    DISTARRAY_MPI_CHECK(MPI_Barrier(comm));
     const double start = MPI_Wtime();
     f();
     double elapsed = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm));
     t.push_back(elapsed);
   }
   std::sort(t.begin(), t.end());

@@ -89,8 +89,7 @@ class Plan {
 
   /// Moves `in` (layout from()) into `out` (layout to()).  Collective.
   void execute(const source_type& in, destination_type& out) {
-    check_array(in, from_, comm_, "source");
-    check_array(out, to_, destination_comm(), "destination");
+    check_arrays(in, out);
     const T* src = in.local().data();
     T* dst = out.local().data();
     if (steps_.empty()) {  // the same mapping: local blocks are identical
@@ -148,17 +147,31 @@ class Plan {
     return s;
   }
 
+  /// What is wrong with array `a` for this plan, or nothing.
   template <class Array>
-  void check_array(const Array& a, const Layout<D>& expected, MPI_Comm comm, const char* role) const {
+  std::string array_problem(const Array& a, const Layout<D>& expected, MPI_Comm comm,
+                            const char* role) const {
     if (!(a.layout() == expected))
-      throw ShapeMismatch(std::string("plan executed with a ") + role + " array of layout '" +
-                          a.layout().to_string() + "', but it was built for '" + expected.to_string() + "'");
+      return std::string("plan executed with a ") + role + " array of layout '" + a.layout().to_string() +
+             "', but it was built for '" + expected.to_string() + "'";
     int relation = MPI_UNEQUAL;
     DISTARRAY_MPI_CHECK(MPI_Comm_compare(a.comm(), comm, &relation));
     if (relation != MPI_IDENT && relation != MPI_CONGRUENT)
-      throw ShapeMismatch(std::string("plan executed with a ") + role +
-                          " array on another communicator than the plan's" +
-                          (comm == destination_comm_ ? " (create it on Plan::destination_comm())" : ""));
+      return std::string("plan executed with a ") + role + " array on another communicator than the plan's" +
+             (comm == destination_comm_ ? " (create it on Plan::destination_comm())" : "");
+    return {};
+  }
+
+  /// Collective: a wrong array on any rank throws on every rank before any
+  /// rank enters an exchange (where the others would wait for it forever).
+  void check_arrays(const source_type& in, const destination_type& out) const {
+    std::string problem = array_problem(in, from_, comm_, "source");
+    if (problem.empty()) problem = array_problem(out, to_, destination_comm(), "destination");
+    int ok = problem.empty();
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm_));
+    if (!ok)
+      throw ShapeMismatch(
+          problem.empty() ? "plan executed with a wrong array on another rank; nothing was moved" : problem);
   }
 
   /// The candidate the options ask for: the cheapest overall (auto), of its

@@ -67,14 +67,18 @@ class ExchangeStep {
     // for the automatic engine, the sides whose runs are contiguous and long
     // (short or strided runs are faster packed by the kernels).  Each rank
     // decides for itself: packed bytes and typed elements have the same
-    // type signature.  If no rank types a side, there is nothing to measure.
+    // type signature.
     const bool forced = engine_ == Engine::datatype;
     if (forced || engine_ == Engine::measuring) {
       send_typed_ = forced || worth_typing(send);
       recv_typed_ = forced || worth_typing(recv);
-      int any = send_typed_ || recv_typed_;
-      DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, comm_));
-      if (!any) engine_ = Engine::collective;
+      // {some rank types a side, every rank types both}: nothing to measure
+      // when no side or every side is typed (no packing beats packing).
+      int typed[2] = {send_typed_ || recv_typed_, send_typed_ && recv_typed_};
+      DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &typed[0], 1, MPI_INT, MPI_LOR, comm_));
+      DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &typed[1], 1, MPI_INT, MPI_LAND, comm_));
+      if (!typed[0]) engine_ = Engine::collective;
+      if (typed[1]) engine_ = Engine::datatype;
     }
     if (engine_ == Engine::collective) send_typed_ = recv_typed_ = false;
     if (send_typed_) send_types_ = MessageTypes(send, sizeof(T));
