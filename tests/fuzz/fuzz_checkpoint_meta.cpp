@@ -118,7 +118,7 @@ std::string craft(const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
-  new distarray::Environment(*argc, *argv);  // MPI and Kokkos for the whole run
+  static distarray::Environment environment(*argc, *argv);  // MPI and Kokkos for the whole run
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   return 0;
 }

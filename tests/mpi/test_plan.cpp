@@ -250,7 +250,8 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
       back.execute(b, c);
       ASSERT_EQ(mismatches(c), 0) << "execution " << i;
     }
-    EXPECT_LE(resident_kib() - before, 256) << "resident memory grew over 90 executions";
+    if (testing::resident_memory_is_meaningful)
+      EXPECT_LE(resident_kib() - before, 256) << "resident memory grew over 90 executions";
     EXPECT_EQ(forward.report().executions, 100);
   }
 }

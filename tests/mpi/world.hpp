@@ -19,6 +19,20 @@ inline int world_rank() {
   return r;
 }
 
+/// False under AddressSanitizer, whose quarantine keeps freed memory
+/// resident: growth bounds on resident memory are meaningless there.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool resident_memory_is_meaningful = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool resident_memory_is_meaningful = false;
+#else
+inline constexpr bool resident_memory_is_meaningful = true;
+#endif
+#else
+inline constexpr bool resident_memory_is_meaningful = true;
+#endif
+
 /// Resident memory of this process in KiB (Linux /proc).
 inline long resident_kib() {
   std::ifstream statm("/proc/self/statm");
