@@ -204,12 +204,23 @@ void Hdf5File::set_attribute(hid_t object, const std::string& key, std::uint64_t
     fail("cannot write attribute '" + key + "'");
 }
 
+H5Id Hdf5File::open_single_attribute(hid_t object, const std::string& key, H5T_class_t expected,
+                                     const char* what) const {
+  H5Id a(H5Aopen(object, key.c_str(), H5P_DEFAULT), H5Aclose);
+  if (a.get() < 0) fail("cannot open attribute '" + key + "'");
+  const H5Id space(H5Aget_space(a.get()), H5Sclose);
+  const hssize_t values = H5Sget_simple_extent_npoints(space.get());
+  if (values != 1) fail("attribute '" + key + "' holds " + std::to_string(values) + " values, expected one");
+  const H5Id t(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tget_class(t.get()) != expected) fail("attribute '" + key + "' is not " + what);
+  return a;
+}
+
 bool Hdf5File::get_attribute(hid_t object, const std::string& key, std::string& value) const {
   if (H5Aexists(object, key.c_str()) <= 0) return false;
-  const H5Id a(H5Aopen(object, key.c_str(), H5P_DEFAULT), H5Aclose);
+  const H5Id a = open_single_attribute(object, key, H5T_STRING, "a fixed-length string");
   const H5Id t(H5Aget_type(a.get()), H5Tclose);
-  if (H5Tget_class(t.get()) != H5T_STRING || H5Tis_variable_str(t.get()) > 0)
-    fail("attribute '" + key + "' is not a fixed-length string");
+  if (H5Tis_variable_str(t.get()) > 0) fail("attribute '" + key + "' is not a fixed-length string");
   std::string buf(H5Tget_size(t.get()), char(0));
   if (H5Aread(a.get(), t.get(), buf.data()) < 0) fail("cannot read attribute '" + key + "'");
   value = buf.substr(0, buf.find('\0'));
@@ -218,7 +229,7 @@ bool Hdf5File::get_attribute(hid_t object, const std::string& key, std::string& 
 
 bool Hdf5File::get_attribute(hid_t object, const std::string& key, std::uint64_t& value) const {
   if (H5Aexists(object, key.c_str()) <= 0) return false;
-  const H5Id a(H5Aopen(object, key.c_str(), H5P_DEFAULT), H5Aclose);
+  const H5Id a = open_single_attribute(object, key, H5T_INTEGER, "an integer");
   if (H5Aread(a.get(), H5T_NATIVE_UINT64, &value) < 0) fail("cannot read attribute '" + key + "'");
   return true;
 }

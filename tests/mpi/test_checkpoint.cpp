@@ -171,6 +171,36 @@ TEST(Checkpoint, BadInputRaisesOnEveryRank) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   expect_checkpoint_error([&] { restore(flipped, "a", a); }, {flipped, "dataset 'a'", "checksum mismatch"});
+
+  // Crafted attributes (found by fuzz_checkpoint_meta): an array where one
+  // value belongs overran the reader's memory; a string where an integer belongs.
+  const auto replace_attribute = [&](const std::string& path, const char* key, hid_t type, hsize_t count) {
+    save(path, "a", a);
+    if (world_rank() == 0) {
+      const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+      H5Adelete(ds, key);
+      const hid_t space = H5Screate_simple(1, &count, nullptr);
+      const hid_t attr = H5Acreate2(ds, key, type, space, H5P_DEFAULT, H5P_DEFAULT);
+      const std::vector<char> zeros(64, 0);
+      H5Awrite(attr, type, zeros.data());
+      H5Aclose(attr);
+      H5Sclose(space);
+      H5Dclose(ds);
+      H5Fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  };
+  const std::string array = file("attribute_array");
+  replace_attribute(array, "distarray_checksum", H5T_NATIVE_UINT64, 2);
+  expect_checkpoint_error([&] { restore(array, "a", a); }, {array, "'distarray_checksum' holds 2 values"});
+  const std::string text_version = file("attribute_text");
+  const hid_t string_type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(string_type, 8);
+  replace_attribute(text_version, "distarray_format_version", string_type, 1);
+  H5Tclose(string_type);
+  expect_checkpoint_error([&] { restore(text_version, "a", a); },
+                          {text_version, "'distarray_format_version' is not an integer"});
 }
 
 }  // namespace

@@ -90,6 +90,11 @@ class Hdf5File {
 
  private:
   [[noreturn]] void fail(const std::string& what) const;
+  /// Attribute `key` of `object`, which must hold exactly one value of type
+  /// class `expected`: a crafted file may hold an array there, and reading it
+  /// into one value would overrun the caller's memory.
+  H5Id open_single_attribute(hid_t object, const std::string& key, H5T_class_t expected,
+                             const char* what) const;
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   H5Id file_;
