@@ -10,5 +10,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 cmake --build build -j 2 --target test_soak test_large > /dev/null
 cd build
-for n in 2 4; do mpiexec -n "$n" tests/test_soak; done
+for n in 2 4; do
+  # Bounded with ROMIO; then reported with OpenMPI's default OMPIO, which
+  # leaks in collective reads of strided selections (docs/reliability.md).
+  OMPI_MCA_io=romio321 mpiexec -n "$n" tests/test_soak
+  DISTARRAY_SOAK_BOUND_KIB=1000000 mpiexec -n "$n" tests/test_soak --gtest_filter='*SaveRestore*'
+done
 if [ "${1:-}" = "--large" ]; then mpiexec -n 2 tests/test_large; fi

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace distarray {
@@ -72,7 +73,11 @@ TEST(Soak, OneThousandSaveRestoreCycles) {
   }
   const long end = resident_kib();
   report("checkpoint save+restore", start, end, cycles);
-  EXPECT_LE(end - start, 4096) << "resident memory grew by more than 4 MiB";
+  // OpenMPI 4.1's default MPI-IO component (OMPIO) leaks about 60 KiB per
+  // collective read of a strided selection at 4 ranks (not with ROMIO:
+  // OMPI_MCA_io=romio321); scripts/soak.sh runs both, asserting with ROMIO.
+  const char* bound = std::getenv("DISTARRAY_SOAK_BOUND_KIB");
+  EXPECT_LE(end - start, bound ? std::atol(bound) : 4096) << "resident memory grew beyond the bound";
   if (world_rank() == 0) std::remove(path.c_str());
 }
 
