@@ -17,7 +17,7 @@ namespace distarray {
 namespace {
 
 TEST(Large, OneMessageAboveTwoGiB) {
-  if (testing::world_size() != 2) GTEST_SKIP() << "runs on exactly 2 ranks";
+  ASSERT_EQ(testing::world_size(), 2) << "run on exactly 2 ranks (scripts/soak.sh --large)";
   const index_t n = 2'500'000'000;                        // int8 elements: 2.33 GiB in one message
   const auto from = Layout<1>::parse("block on 1", {n});  // all on rank 0
   const auto to = Layout<1>::parse("block on 1@1", {n});  // all on rank 1
