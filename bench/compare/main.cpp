@@ -208,11 +208,12 @@ void print(const std::vector<Row>& rows, int ranks, int reps) {
                 ratio(1 / speedup(r, "floor")).c_str(), r.distarray_choice.c_str());
   }
   std::printf("targets: pdgemr2d >= 2, fftw >= 1.3, a2aw >= 1, /floor <= 1.3\n");
-  std::printf("distarray stages, ms per execution (mean, slowest rank): pack / exchange / unpack;"
-              " plan construction ms (once)\n");
+  std::printf(
+      "distarray stages, ms per execution (mean, slowest rank): pack / exchange / unpack;"
+      " plan construction ms (once)\n");
   for (const Row& r : rows)
-    std::printf("  %-26s %6ld  %8.3f %8.3f %8.3f  %8.3f\n", r.name.c_str(), long(r.shape[0]), r.stages[0] * 1e3,
-                r.stages[1] * 1e3, r.stages[2] * 1e3, r.plan_seconds * 1e3);
+    std::printf("  %-26s %6ld  %8.3f %8.3f %8.3f  %8.3f\n", r.name.c_str(), long(r.shape[0]),
+                r.stages[0] * 1e3, r.stages[1] * 1e3, r.stages[2] * 1e3, r.plan_seconds * 1e3);
 }
 
 void write_json(const std::string& file, const std::vector<Row>& rows, int ranks, int reps) {
@@ -223,8 +224,8 @@ void write_json(const std::string& file, const std::vector<Row>& rows, int ranks
     out << "  {\"case\": \"" << r.name << "\", \"from\": \"" << r.from << "\", \"to\": \"" << r.to
         << "\", \"shape\": [" << r.shape[0] << ", " << r.shape[1] << ", " << r.shape[2]
         << "], \"distarray_choice\": \"" << r.distarray_choice
-        << "\", \"distarray_stages\": {\"pack\": "         << r.stages[0] << ", \"exchange\": " << r.stages[1] << ", \"unpack\": " << r.stages[2]
-        << ", \"plan\": " << r.plan_seconds << "}, \"seconds\": {";
+        << "\", \"distarray_stages\": {\"pack\": " << r.stages[0] << ", \"exchange\": " << r.stages[1]
+        << ", \"unpack\": " << r.stages[2] << ", \"plan\": " << r.plan_seconds << "}, \"seconds\": {";
     std::size_t k = 0;
     for (const auto& [method, s] : r.seconds) out << (k++ ? ", " : "") << "\"" << method << "\": " << s;
     out << "}}" << (i + 1 < rows.size() ? "," : "") << "\n";
