@@ -76,37 +76,35 @@ void PeerExchange::alltoallv(const void* send_buffer, void* recv_buffer) const {
                                       rcount_.data(), rdispl_.data(), MPI_BYTE, comm_));
 }
 
-void PeerExchange::alltoallw(const void* send, const MessageTypes* send_types, void* recv,
-                             const MessageTypes* recv_types) const {
+void PeerExchange::use_types(const MessageTypes* send_types, const MessageTypes* recv_types) {
   // Per slot: one datatype at the block's base, or bytes at the message's offset.
   const auto arrays = [](const std::vector<int>& slots, const MessageTypes* types,
                          const std::vector<int>& bytes, const std::vector<int>& offset, std::size_t n,
-                         std::vector<int>& count, std::vector<MPI_Aint>& displ,
-                         std::vector<MPI_Datatype>& type) {
-    count.assign(n, 0);
-    displ.assign(n, 0);
-    type.assign(n, MPI_BYTE);
+                         WArrays& w) {
+    w.count.assign(n, 0);
+    w.displ.assign(n, 0);
+    w.type.assign(n, MPI_BYTE);
     for (std::size_t i = 0; i < slots.size(); ++i) {
       const auto s = std::size_t(slots[i]);
-      count[s] = types ? 1 : bytes[i];
-      displ[s] = types ? 0 : offset[i];
-      if (types) type[s] = (*types)[i];
+      w.count[s] = types ? 1 : bytes[i];
+      w.displ[s] = types ? 0 : offset[i];
+      if (types) w.type[s] = (*types)[i];
     }
+    w.int_displ.assign(w.displ.begin(), w.displ.end());  // MPI_Alltoallw's int displacements (they fit)
   };
-  std::vector<int> scount, rcount;
-  std::vector<MPI_Aint> sdispl, rdispl;
-  std::vector<MPI_Datatype> stype, rtype;
-  arrays(send_slot_, send_types, send_bytes_, send_offset_, scount_.size(), scount, sdispl, stype);
-  arrays(recv_slot_, recv_types, recv_bytes_, recv_offset_, rcount_.size(), rcount, rdispl, rtype);
-  if (sparse()) {
-    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallw(send, scount.data(), sdispl.data(), stype.data(), recv,
-                                               rcount.data(), rdispl.data(), rtype.data(), graph_));
-  } else {
-    // MPI_Alltoallw takes int displacements (they fit: checked at construction).
-    const std::vector<int> sd(sdispl.begin(), sdispl.end()), rd(rdispl.begin(), rdispl.end());
-    DISTARRAY_MPI_CHECK(MPI_Alltoallw(send, scount.data(), sd.data(), stype.data(), recv, rcount.data(),
-                                      rd.data(), rtype.data(), comm_));
-  }
+  arrays(send_slot_, send_types, send_bytes_, send_offset_, scount_.size(), wsend_);
+  arrays(recv_slot_, recv_types, recv_bytes_, recv_offset_, rcount_.size(), wrecv_);
+}
+
+void PeerExchange::alltoallw(const void* send, void* recv) const {
+  if (sparse())
+    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallw(send, wsend_.count.data(), wsend_.displ.data(),
+                                               wsend_.type.data(), recv, wrecv_.count.data(),
+                                               wrecv_.displ.data(), wrecv_.type.data(), graph_));
+  else
+    DISTARRAY_MPI_CHECK(MPI_Alltoallw(send, wsend_.count.data(), wsend_.int_displ.data(), wsend_.type.data(),
+                                      recv, wrecv_.count.data(), wrecv_.int_displ.data(), wrecv_.type.data(),
+                                      comm_));
 }
 
 }  // namespace distarray::detail

@@ -92,6 +92,8 @@ class ExchangeStep {
     send_host_ = Kokkos::create_mirror_view(send_buf_);
     recv_host_ = Kokkos::create_mirror_view(recv_buf_);
     if (engine_ != Engine::p2p) peers_ = std::make_unique<PeerExchange>(comm_, send_, recv_, sizeof(T));
+    if (engine_ == Engine::datatype || engine_ == Engine::measuring)
+      peers_->use_types(send_typed_ ? &send_types_ : nullptr, recv_typed_ ? &recv_types_ : nullptr);
   }
 
   ExchangeStep(const ExchangeStep&) = delete;
@@ -360,8 +362,7 @@ class ExchangeStep {
     if (!send_typed_) pack(in, report);
     double t = MPI_Wtime();
     peers_->alltoallw(send_typed_ ? static_cast<const void*>(in) : send_buf_.data(),
-                      send_typed_ ? &send_types_ : nullptr, recv_typed_ ? out : recv_buf_.data(),
-                      recv_typed_ ? &recv_types_ : nullptr);
+                      recv_typed_ ? out : recv_buf_.data());
     report.exchange_seconds += MPI_Wtime() - t;
     if (recv_typed_) return;
     t = MPI_Wtime();

@@ -29,11 +29,14 @@ class PeerExchange {
   /// Packed buffers laid out as the messages say; the message to oneself is
   /// left to the caller.
   void alltoallv(const void* send_buffer, void* recv_buffer) const;
-  /// Every message, the one to oneself included, through its datatype
+  /// Sets up alltoallw: each side's messages go through its datatypes
   /// straight from / into a local block, or — where the types are null — as
-  /// bytes of a packed buffer laid out as the messages say.
-  void alltoallw(const void* send, const MessageTypes* send_types, void* recv,
-                 const MessageTypes* recv_types) const;
+  /// bytes of a packed buffer laid out as the messages say.  The types must
+  /// live while alltoallw is used.
+  void use_types(const MessageTypes* send_types, const MessageTypes* recv_types);
+  /// Every message, the one to oneself included, as use_types set up; `send`
+  /// and `recv` are the local blocks or the packed buffers.
+  void alltoallw(const void* send, void* recv) const;
   /// True when the exchange runs on a graph of the sharing ranks.
   bool sparse() const { return graph_ != MPI_COMM_NULL; }
 
@@ -44,6 +47,12 @@ class PeerExchange {
   std::vector<int> send_slot_, recv_slot_;              // message -> position in MPI's arrays
   std::vector<int> scount_, sdispl_, rcount_, rdispl_;  // bytes, self left out
   std::vector<int> send_bytes_, send_offset_, recv_bytes_, recv_offset_;  // per message, self included
+  struct WArrays {  // one side's MPI_(Neighbor_)alltoallw arguments
+    std::vector<int> count, int_displ;
+    std::vector<MPI_Aint> displ;
+    std::vector<MPI_Datatype> type;
+  };
+  WArrays wsend_, wrecv_;
 };
 
 }  // namespace distarray::detail
