@@ -35,7 +35,7 @@ void explain(const std::vector<index_t>& shape, const Args& args, std::size_t el
   auto candidates = enumerate_candidates<D>(from, to);
   const ScheduleMethod method = parse_schedule_method(args.get("schedule", "auto"));
   if (args.has("renumber"))
-    if (auto c = renumbered_candidate<D>(from, to, comm, method)) candidates.push_back(std::move(*c));
+    if (auto c = renumbered_candidate<D>(from, to, comm)) candidates.push_back(std::move(*c));
   evaluate_candidates<D>(candidates, comm, model, element_bytes, method);
   if (rank == 0) std::cout << explain_candidates(candidates, cheapest(candidates), model);
 }

@@ -4,42 +4,86 @@
 
 namespace distarray {
 
-CheckpointWriter::CheckpointWriter(std::string path, MPI_Comm comm)
-    : path_(std::move(path)), temporary_(path_ + ".distarray-partial") {
+CheckpointWriter::CheckpointWriter(std::string path, MPI_Comm comm) : path_(std::move(path)) {
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
-  file_ = detail::Hdf5File::create(temporary_, comm_);
+  DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
+  try {
+    temporary_ = detail::TemporaryFile(path_, comm_);
+    file_ = detail::Hdf5File::create(temporary_.path(), comm_);
+    temporary_.check_unchanged(comm_);
+  } catch (...) {
+    file_ = {};
+    temporary_ = {};  // removes the file
+    MPI_Comm_free(&comm_);
+    throw;
+  }
 }
 
 CheckpointWriter::~CheckpointWriter() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
-  if (!committed_) {
-    try {
-      file_.close();
-    } catch (const Error&) {  // the file is abandoned anyway
-    }
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);  // a destructor must not throw; rank stays 0 on failure
-    if (rank == 0) std::remove(temporary_.c_str());
-  }
+  file_ = {};       // closes the HDF5 file (abandoned unless committed) before its communicator goes
+  temporary_ = {};  // removes the temporary file unless committed
   MPI_Comm_free(&comm_);
 }
 
 void CheckpointWriter::commit() {
   file_.close();
-  detail::commit_file(temporary_, path_, comm_);
-  committed_ = true;
+  temporary_.sync(comm_);
+  {
+    const auto written = detail::Hdf5File::open(temporary_.path(), comm_);
+    for (const auto& read_back : read_backs_) read_back(written);
+  }
+  temporary_.commit(comm_);
 }
 
 std::string CheckpointWriter::library_version() { return DISTARRAY_VERSION; }
 
+namespace detail {
+
+std::string shape_text(const std::vector<index_t>& shape) {
+  std::string t;
+  for (std::size_t d = 0; d < shape.size(); ++d) t += (d ? "x" : "") + std::to_string(shape[d]);
+  return t.empty() ? std::string("a scalar") : t;
+}
+
+DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& name) {
+  DatasetMeta meta{file.shape_of(dataset, name), file.type_of(dataset, name), {}, 0, std::nullopt};
+  const std::string where = "dataset '" + name + "': ";
+  std::string claimed;
+  if (file.get_attribute(dataset, "distarray_element_type", claimed) && claimed != meta.element_type)
+    throw CheckpointError("checkpoint '" + file.path() + "', " + where + "its elements are stored as " +
+                          meta.element_type + " but its distarray_element_type attribute says '" +
+                          utf8_prefix(claimed, 64) + "'");
+  file.get_attribute(dataset, "distarray_layout", meta.saved_layout);
+  file.get_attribute(dataset, "distarray_format_version", meta.format_version);
+  if (meta.format_version > checkpoint_format_version)
+    throw CheckpointError("checkpoint '" + file.path() + "', " + where + "was written in format version " +
+                          std::to_string(meta.format_version) + ", newer than this library's " +
+                          std::to_string(checkpoint_format_version));
+  std::uint64_t checksum = 0;
+  if (file.get_attribute(dataset, "distarray_checksum", checksum)) meta.checksum = checksum;
+  return meta;
+}
+
+void warn_unverified(const std::string& path, const std::string& name, MPI_Comm comm) {
+  int rank = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  if (rank == 0)
+    std::fprintf(stderr,
+                 "distarray: warning: checkpoint '%s', dataset '%s' has no distarray_checksum attribute: "
+                 "the data read was not verified\n",
+                 path.c_str(), name.c_str());
+}
+
+}  // namespace detail
+
 DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MPI_Comm comm) {
-  auto file = detail::Hdf5File::open(path, comm);
+  const auto file = detail::Hdf5File::open(path, comm);
   const auto ds = file.open_dataset(name);
-  DatasetInfo info{file.shape_of(ds.get(), name), file.type_of(ds.get(), name), {}};
-  file.get_attribute(ds.get(), "distarray_layout", info.saved_layout);
-  return info;
+  const detail::DatasetMeta meta = detail::read_meta(file, ds.get(), name);
+  return {meta.shape, meta.element_type, meta.saved_layout};
 }
 
 }  // namespace distarray

@@ -4,14 +4,15 @@
 set -u
 mpiexec=$1 tool=$2 dir=$3
 file="$dir/interrupted.h5"
-rm -f "$file" "$file.distarray-partial"
+rm -f "$file" "$file".*.distarray-partial
+partials() { ls "$file".*.distarray-partial 2>/dev/null; }
 "$mpiexec" -n 2 "$tool" save --shape 64x48 --from "block,* on 2x1" --file "$file" --dataset old || exit 1
 # The new save writes everything, then waits before moving the file into place: kill it there.
 setsid "$mpiexec" -n 2 "$tool" save --shape 64x48 --from "block,* on 2x1" --file "$file" --dataset new \
   --pause-before-commit 60 &
 pid=$!
-for _ in $(seq 100); do [ -f "$file.distarray-partial" ] && break; sleep 0.1; done
-[ -f "$file.distarray-partial" ] || { echo "the second save never started writing"; kill -9 -- -$pid; exit 1; }
+for _ in $(seq 100); do [ -n "$(partials)" ] && break; sleep 0.1; done
+[ -n "$(partials)" ] || { echo "the second save never started writing"; kill -9 -- -$pid; exit 1; }
 sleep 1
 kill -9 -- -$pid
 wait $pid 2>/dev/null

@@ -127,7 +127,7 @@ TEST(Checkpoint, BadInputRaisesOnEveryRank) {
   save(good, "a", a);
 
   expect_checkpoint_error([&] { restore(file("missing"), "a", a); },
-                          {file("missing"), "no such readable file", "dataset 'a'"});
+                          {file("missing"), "No such file or directory", "dataset 'a'"});
   expect_checkpoint_error([&] { restore(good, "b", a); }, {good, "no dataset 'b'"});
   expect_checkpoint_error([&] { restore(good, "group/a", a); }, {good, "no dataset 'group/a'"});
 

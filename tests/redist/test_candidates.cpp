@@ -9,7 +9,7 @@ namespace {
 std::pair<index_t, index_t> slowest(const Layout<1>& a, const Layout<1>& b, int procs) {
   std::pair<index_t, index_t> worst{0, 0};
   for (int me = 0; me < procs; ++me) {
-    const auto [m, bytes] = detail::phase_load<1>(a, b, me, ScheduleMethod::automatic, 8);
+    const auto [m, bytes] = detail::phase_load<1>(a, b, me, 8);
     worst = {std::max(worst.first, m), std::max(worst.second, bytes)};
   }
   return worst;

@@ -6,6 +6,7 @@
 // (Kokkos::LayoutRight) unless Order is Kokkos::LayoutLeft (storage_order.hpp).
 // Ranks outside the layout's grid hold an empty block.  Construction is collective.
 
+#include <distarray/core/collective.hpp>
 #include <distarray/core/detail/view_of.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/proc_grid.hpp>
@@ -34,7 +35,9 @@ class DistArray {
   DistArray(const Layout<D>& layout, MPI_Comm comm)
       : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
     local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
-    local_ = detail::make_view<view_type>("distarray::local", local_extents_);
+    // Agreed: a rank that cannot allocate its block must not leave the others
+    // waiting in the caller's next collective.
+    local_ = detail::agreed(grid_->comm(), [&] { return allocate(); });
   }
 
   /// A DistArray over existing local memory — in Order, this rank's local
@@ -104,6 +107,16 @@ class DistArray {
   }
 
  private:
+  view_type allocate() const {
+    const index_t bytes = checked_bytes(element_count(local_extents_), sizeof(T));
+    try {
+      return detail::make_view<view_type>("distarray::local", local_extents_);
+    } catch (const std::exception& e) {
+      throw AllocationError("cannot allocate the " + byte_text(bytes) + " (" + std::to_string(bytes) +
+                            " bytes) local block of layout '" + layout_.to_string() + "': " + e.what());
+    }
+  }
+
   DistArray(const Layout<D>& layout, MPI_Comm comm, T* local)
       : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
     local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};

@@ -30,6 +30,8 @@ class MpiError : public Error {
  public:
   MpiError(const std::string& call, int code, const std::string& text)
       : Error(call + " failed: " + text), code_(code) {}
+  /// The same error as received from another rank: the whole message.
+  MpiError(int code, const std::string& message) : Error(message), code_(code) {}
   int code() const noexcept { return code_; }
 
  private:
@@ -44,6 +46,13 @@ class ScheduleError : public Error {
 
 /// A checkpoint file or dataset is missing, malformed or does not match.
 class CheckpointError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// Memory for a local block, buffer or table could not be allocated; the
+/// message says how many bytes were asked for.
+class AllocationError : public Error {
  public:
   using Error::Error;
 };

@@ -5,6 +5,7 @@
 //   Layout<2>::parse("block(64),block(64) on 2x2", {256, 256}).to_string()
 //     == "block(64),block(64) on 2x2"
 
+#include <distarray/core/checked.hpp>
 #include <distarray/core/dist1d.hpp>
 #include <distarray/core/grid_shape.hpp>
 #include <distarray/core/layout_text.hpp>
@@ -23,13 +24,19 @@ class Layout {
  public:
   Layout() = default;
 
-  /// Throws LayoutError unless dists[d].procs() == grid.dims[d] for every d.
+  /// Throws LayoutError unless dists[d].procs() == grid.dims[d] for every d
+  /// and the element count fits in 63 bits.
   Layout(const GridShape<D>& grid, const std::array<Dist1D, D>& dists) : grid_(grid), dists_(dists) {
     for (int d = 0; d < D; ++d)
       if (dists_[d].procs() != grid_.dims[d])
         throw LayoutError("layout '" + to_string() + "': dimension " + std::to_string(d) + " ('" +
                           dists_[d].to_string() + "') spans " + std::to_string(dists_[d].procs()) +
                           " processes but the grid has " + std::to_string(grid_.dims[d]));
+    try {
+      checked_element_count(shape());
+    } catch (const LayoutError& e) {
+      throw LayoutError("layout '" + to_string() + "': the shape has too many elements (" + e.what() + ")");
+    }
   }
 
   /// Parses layout text (see layout_text.hpp) for an array of the given shape.

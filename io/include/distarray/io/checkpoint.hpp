@@ -14,25 +14,34 @@
 // distarray_element_type, distarray_format_version, distarray_library_version
 // and distarray_checksum (order-independent, so any layout can verify it).
 // Every rank writes and reads what it owns as a union of hyperslabs, with
-// collective MPI-IO.  A save writes a temporary file and renames it over the
-// old one only when complete and synced: a crash leaves the previous file.
+// collective MPI-IO.  A save cannot lose the previous file: it writes a
+// temporary file of a unique name next to it (created exclusively), reserves
+// the space before writing, agrees on every write's result across ranks,
+// reads the data back and checks its checksum, syncs it, and only then
+// renames it over the old one (docs/reliability.md).  A crash or any error
+// leaves the previous file and removes the temporary.
 // Errors — missing file or dataset, not HDF5, truncated, wrong type or shape,
-// checksum mismatch — are CheckpointError on every rank, naming file and dataset.
+// checksum mismatch, a full disk — are CheckpointError on every rank, naming
+// file and dataset.
 
 #include <distarray/core/dist_array.hpp>
+#include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
+#include <distarray/io/detail/temporary_file.hpp>
 
 #include <array>
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 namespace distarray {
 
-/// The checkpoint format version this library writes and reads.
-inline constexpr std::uint64_t checkpoint_format_version = 1;
+/// The checkpoint format version this library writes; it reads every
+/// version up to this one (2: the checksum covers element type and shape).
+inline constexpr std::uint64_t checkpoint_format_version = 2;
 
 /// "f32", "f64", "c64", "i32" or "i64".
 template <class T>
@@ -68,41 +77,35 @@ std::vector<std::vector<SlabPiece>> owned_pieces(const Layout<D>& layout, const 
   return pieces;
 }
 
-/// The checksum of this rank's elements (to be summed over ranks).  Global
-/// indices come from per-dimension tables, so the loop does no division.
-template <class T, int D, class S>
-std::uint64_t local_checksum(const DistArray<T, D, S>& a, const T* data) {
-  if (a.local_size() == 0) return 0;
-  const Index<D> shape = a.layout().shape(), ext = a.local_extents();
-  std::array<std::vector<index_t>, D> global;  // global index of each local index, per dimension
-  for (int d = 0; d < D; ++d)
-    for (index_t l = 0; l < ext[d]; ++l)
-      global[d].push_back(a.layout().dist(d).global_index((*a.grid().coord())[d], l));
-  std::uint64_t sum = 0;
-  Index<D> pos{};
-  const index_t rows = a.local_size() / ext[D - 1];
-  for (index_t r = 0; r < rows; ++r) {
-    index_t base = 0;  // row-major global offset of the row, without the last dimension
-    for (int d = 0; d < D - 1; ++d) base = (base + global[d][std::size_t(pos[d])]) * shape[d + 1];
-    const T* row = data + r * ext[D - 1];
-    for (index_t j = 0; j < ext[D - 1]; ++j)
-      sum += element_hash(std::uint64_t(base + global[D - 1][std::size_t(j)]), row + j, sizeof(T));
-    for (int d = D - 2; d >= 0; --d) {
-      if (++pos[d] < ext[d]) break;
-      pos[d] = 0;
-    }
-  }
-  return sum;
-}
-
-template <class T, int D, class S>
-std::uint64_t global_checksum(const DistArray<T, D, S>& a, const T* data) {
-  std::uint64_t sum = local_checksum(a, data);
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, a.comm()));
-  return sum;
-}
-
 inline std::vector<index_t> as_vector(const auto& extents) { return {extents.begin(), extents.end()}; }
+
+/// The checksum of a whole array (collective): the seed of format 2 plus the
+/// element sum over ranks; `data` is this rank's row-major block of `layout`.
+template <class T, int D>
+std::uint64_t global_checksum(const Layout<D>& layout, const std::optional<Coord<D>>& c, const T* data,
+                              MPI_Comm comm) {
+  std::uint64_t sum = c ? local_checksum<T, D>(layout, *c, data) : 0;
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
+  return sum + checksum_seed(element_type_name<T>(), as_vector(layout.shape()));
+}
+
+/// What restore() and checkpoint_info() read of a dataset before its data.
+struct DatasetMeta {
+  std::vector<index_t> shape;
+  std::string element_type, saved_layout;
+  std::uint64_t format_version = 0;  ///< 0: not written by distarray
+  std::optional<std::uint64_t> checksum;
+};
+
+/// Reads and cross-checks the dataset's metadata: its stored type against
+/// distarray_element_type, the format version against this library's.
+DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& name);
+
+/// Prints (rank 0) that dataset `name` has no checksum, so nothing was verified.
+void warn_unverified(const std::string& path, const std::string& name, MPI_Comm comm);
+
+/// "8x6", or "a scalar".
+std::string shape_text(const std::vector<index_t>& shape);
 
 }  // namespace detail
 
@@ -122,29 +125,46 @@ class CheckpointWriter {
     auto host = Kokkos::create_mirror_view(a.local());
     Kokkos::deep_copy(host, a.local());
     const std::string type = element_type_name<T>();
-    auto ds = file_.create_dataset(name, detail::as_vector(a.layout().shape()), type);
-    file_.write(ds.get(), type, detail::owned_pieces<D>(a.layout(), a.grid().coord()),
-                detail::as_vector(a.local_extents()), host.data());
-    file_.set_attribute(ds.get(), "distarray_layout", a.layout().to_string());
-    file_.set_attribute(ds.get(), "distarray_grid", a.layout().grid().to_string());
+    const Layout<D> layout = a.layout();
+    const auto coord = a.grid().coord();
+    auto ds = file_.create_dataset(name, detail::as_vector(layout.shape()), type);
+    const auto [offset, bytes] = file_.storage_of(ds.get());
+    temporary_.reserve(offset, bytes, comm_);
+    const auto pieces = detail::owned_pieces<D>(layout, coord);
+    const auto extents = detail::as_vector(a.local_extents());
+    file_.write(ds.get(), type, pieces, extents, host.data());
+    const std::uint64_t checksum = detail::global_checksum<T, D>(layout, coord, host.data(), comm_);
+    file_.set_attribute(ds.get(), "distarray_layout", layout.to_string());
+    file_.set_attribute(ds.get(), "distarray_grid", layout.grid().to_string());
     file_.set_attribute(ds.get(), "distarray_element_type", type);
     file_.set_attribute(ds.get(), "distarray_format_version", checkpoint_format_version);
     file_.set_attribute(ds.get(), "distarray_library_version", library_version());
-    file_.set_attribute(ds.get(), "distarray_checksum", detail::global_checksum(a, host.data()));
+    file_.set_attribute(ds.get(), "distarray_checksum", checksum);
+    // Read back before commit: write calls were seen to report success on a full disk.
+    read_backs_.push_back([=, this, size = std::size_t(a.local_size())](const detail::Hdf5File& written) {
+      std::vector<T> back(size);
+      const auto stored = written.open_dataset(name);
+      written.read(stored.get(), name, type, pieces, extents, back.data());
+      const bool same = detail::global_checksum<T, D>(layout, coord, back.data(), comm_) == checksum;
+      written.agree(!same, "dataset '" + name + "' read back differs from what was written");
+    });
   }
 
-  /// Flushes, syncs and renames the file into place.  Collective.
+  /// Closes the file, reads every dataset back and checks its checksum, syncs
+  /// it and renames it into place.  Collective; on any error (every rank
+  /// throws it) the previous file is untouched and the temporary removed.
   void commit();
 
   /// The file name written until commit().
-  const std::string& temporary_path() const { return temporary_; }
+  const std::string& temporary_path() const { return temporary_.path(); }
 
  private:
   static std::string library_version();
-  std::string path_, temporary_;
+  std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  detail::TemporaryFile temporary_;
   detail::Hdf5File file_;
-  bool committed_ = false;
+  std::vector<std::function<void(const detail::Hdf5File&)>> read_backs_;
 };
 
 /// One array into a new checkpoint file.
@@ -166,6 +186,8 @@ struct DatasetInfo {
 DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MPI_Comm comm);
 
 /// Fills `into` (any layout, any rank count) from dataset `name`.  Collective.
+/// A dataset without a checksum (not written by distarray) is read with a
+/// warning on stderr: nothing verifies it.
 template <class T, int D, class S>
 void restore(const std::string& path, const std::string& name, DistArray<T, D, S>& into) {
   detail::Hdf5File file;
@@ -176,31 +198,27 @@ void restore(const std::string& path, const std::string& name, DistArray<T, D, S
   }
   const auto ds = file.open_dataset(name);
   const std::string where = "checkpoint '" + path + "', dataset '" + name + "': ";
-  const std::string type = file.type_of(ds.get(), name);
-  if (type != element_type_name<T>())
-    throw CheckpointError(where + "holds " + type + " elements, the array holds " + element_type_name<T>());
-  const auto shape = file.shape_of(ds.get(), name);
+  const detail::DatasetMeta meta = detail::read_meta(file, ds.get(), name);
+  if (meta.element_type != element_type_name<T>())
+    throw CheckpointError(where + "holds " + meta.element_type + " elements, the array holds " +
+                          element_type_name<T>());
   const auto expected = detail::as_vector(into.layout().shape());
-  if (shape != expected) {
-    const auto text = [](const std::vector<index_t>& s) {
-      std::string t;
-      for (std::size_t d = 0; d < s.size(); ++d) t += (d ? "x" : "") + std::to_string(s[d]);
-      return t.empty() ? std::string("a scalar") : t;
-    };
-    throw CheckpointError(where + "has shape " + text(shape) + ", the array has shape " + text(expected));
-  }
-  std::uint64_t version = 0;
-  if (file.get_attribute(ds.get(), "distarray_format_version", version) &&
-      version > checkpoint_format_version)
-    throw CheckpointError(where + "was written in format version " + std::to_string(version) +
-                          ", newer than this library's " + std::to_string(checkpoint_format_version));
+  if (meta.shape != expected)
+    throw CheckpointError(where + "has shape " + detail::shape_text(meta.shape) + ", the array has shape " +
+                          detail::shape_text(expected));
   auto host = Kokkos::create_mirror_view(into.local());
-  file.read(ds.get(), name, type, detail::owned_pieces<D>(into.layout(), into.grid().coord()),
+  file.read(ds.get(), name, meta.element_type, detail::owned_pieces<D>(into.layout(), into.grid().coord()),
             detail::as_vector(into.local_extents()), host.data());
-  std::uint64_t stored = 0;
-  if (file.get_attribute(ds.get(), "distarray_checksum", stored) &&
-      detail::global_checksum(into, host.data()) != stored)
-    throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
+  if (meta.checksum) {
+    std::uint64_t sum =
+        detail::global_checksum<T, D>(into.layout(), into.grid().coord(), host.data(), into.comm());
+    if (meta.format_version < 2)  // format 1 had no seed
+      sum -= detail::checksum_seed(meta.element_type, meta.shape);
+    if (sum != *meta.checksum)
+      throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
+  } else {
+    detail::warn_unverified(path, name, into.comm());
+  }
   Kokkos::deep_copy(into.local(), host);
 }
 

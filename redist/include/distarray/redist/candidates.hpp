@@ -9,14 +9,17 @@
 // A candidate's modelled cost is the sum over its phases of the slowest
 // rank's max_messages*ts + max_bytes*te, from the exact schedules.
 
+#include <distarray/core/collective.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/cost_model.hpp>
+#include <distarray/redist/peer_counts.hpp>
 #include <distarray/redist/plan_options.hpp>
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <sstream>
@@ -40,7 +43,23 @@ struct Candidate {
   /// Kalns-Ni processor mapping: the rank holding each destination grid
   /// coordinate (row-major); empty for the layout's own numbering.
   std::vector<int> destination_ranks = {};
+  /// Why the plan's schedule method cannot build this candidate; empty when it can.
+  std::string inapplicable = {};
 };
+
+/// Why `method` cannot build the phases of `chain` (the first phase and
+/// dimension it fails on), or nothing.  A pure function of the layouts, so
+/// every rank reaches the same answer without communicating.
+template <int D>
+std::optional<std::string> chain_inapplicable(const std::vector<Layout<D>>& chain, ScheduleMethod method) {
+  for (std::size_t i = 0; i + 1 < chain.size(); ++i)
+    for (int d = 0; d < D; ++d)
+      if (auto why = inapplicable(method, chain[i].dist(d), chain[i + 1].dist(d)))
+        return "schedule '" + std::string(to_string(method)) + "' does not apply to dimension " +
+               std::to_string(d) + " of '" + chain[i].to_string() + "' -> '" + chain[i + 1].to_string() +
+               "': " + *why;
+  return std::nullopt;
+}
 
 /// Kaushik's analytic partner count of a 1-D single-phase redistribution
 /// (the size of the distribution bases' difference), where it applies:
@@ -67,13 +86,13 @@ std::optional<Coord<D>> destination_coord(const Layout<D>& to, const std::vector
 }
 
 /// Calls f(peer coordinate, elements) for every peer of process `c` of
-/// `mine` in a redistribution to `other`: the tensor product of the 1-D schedules.
+/// `mine` in a redistribution to `other`: the tensor product of the 1-D
+/// message sizes (peer_counts.hpp; exact for every schedule method).
 template <int D, class F>
-void for_each_peer(const Layout<D>& mine, const Coord<D>& c, const Layout<D>& other, ScheduleMethod method,
-                   F&& f) {
-  std::array<std::vector<PeerRuns>, D> per_dim;
+void for_each_peer(const Layout<D>& mine, const Coord<D>& c, const Layout<D>& other, F&& f) {
+  std::array<std::vector<std::pair<int, index_t>>, D> per_dim;
   for (int d = 0; d < D; ++d) {
-    per_dim[d] = partition_runs(method, mine.dist(d), c[d], other.dist(d));
+    per_dim[d] = peer_counts(mine.dist(d), c[d], other.dist(d));
     if (per_dim[d].empty()) return;
   }
   std::array<std::size_t, D> pos{};
@@ -81,8 +100,8 @@ void for_each_peer(const Layout<D>& mine, const Coord<D>& c, const Layout<D>& ot
     Coord<D> peer{};
     index_t elements = 1;
     for (int d = 0; d < D; ++d) {
-      peer[d] = per_dim[d][pos[d]].peer;
-      elements *= per_dim[d][pos[d]].size();
+      peer[d] = per_dim[d][pos[d]].first;
+      elements *= per_dim[d][pos[d]].second;
     }
     f(peer, elements);
     int d = D - 1;
@@ -97,7 +116,7 @@ void for_each_peer(const Layout<D>& mine, const Coord<D>& c, const Layout<D>& ot
 /// This rank's (messages, bytes) of one phase a -> b: the larger of sent and
 /// received, self excluded; `renumbered` as in Candidate::destination_ranks.
 template <int D>
-std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, int me, ScheduleMethod method,
+std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, int me,
                                        std::size_t element_bytes, const std::vector<int>& renumbered = {}) {
   index_t loads[2][2] = {{0, 0}, {0, 0}};  // [send, recv][messages, bytes]
   const auto add = [&](int side, int peer_rank, index_t elements) {
@@ -106,10 +125,10 @@ std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, i
     loads[side][1] += elements * index_t(element_bytes);
   };
   if (const auto c = a.grid().coord_of(me))
-    for_each_peer<D>(a, *c, b, method,
+    for_each_peer<D>(a, *c, b,
                      [&](const Coord<D>& q, index_t n) { add(0, destination_rank<D>(b, renumbered, q), n); });
   if (const auto c = destination_coord<D>(b, renumbered, me))
-    for_each_peer<D>(b, *c, a, method, [&](const Coord<D>& p, index_t n) { add(1, a.grid().rank_of(p), n); });
+    for_each_peer<D>(b, *c, a, [&](const Coord<D>& p, index_t n) { add(1, a.grid().rank_of(p), n); });
   return {std::max(loads[0][0], loads[1][0]), std::max(loads[0][1], loads[1][1])};
 }
 
@@ -118,17 +137,20 @@ std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, i
 /// greedily, largest kept amount first (collective: one allgather of this
 /// rank's amounts per destination coordinate).
 template <int D>
-std::vector<int> keep_most_mapping(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
-                                   ScheduleMethod method) {
+std::vector<int> keep_most_mapping(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm) {
   int me = 0, size = 1;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
   const int q = to.grid().size(), first = to.grid().first_rank;
-  std::vector<index_t> mine(std::size_t(q), 0), all(std::size_t(q) * std::size_t(size));
-  if (const auto c = from.grid().coord_of(me))
-    for_each_peer<D>(from, *c, to, method, [&](const Coord<D>& peer, index_t n) {
-      mine[std::size_t(to.grid().rank_of(peer) - first)] += n;
-    });
+  std::vector<index_t> all(std::size_t(q) * std::size_t(size));
+  const std::vector<index_t> mine = agreed(comm, [&] {
+    std::vector<index_t> kept(std::size_t(q), 0);
+    if (const auto c = from.grid().coord_of(me))
+      for_each_peer<D>(from, *c, to, [&](const Coord<D>& peer, index_t n) {
+        kept[std::size_t(to.grid().rank_of(peer) - first)] += n;
+      });
+    return kept;
+  });
   DISTARRAY_MPI_CHECK(MPI_Allgather(mine.data(), q, MPI_INT64_T, all.data(), q, MPI_INT64_T, comm));
   struct Pair {
     index_t kept;
@@ -212,9 +234,8 @@ std::vector<Candidate<D>> enumerate_candidates(const Layout<D>& from, const Layo
 /// ranks renumbered to keep the most data in place; nothing when the best
 /// mapping found is the layout's own numbering (collective).
 template <int D>
-std::optional<Candidate<D>> renumbered_candidate(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
-                                                 ScheduleMethod method) {
-  std::vector<int> ranks = detail::keep_most_mapping<D>(from, to, comm, method);
+std::optional<Candidate<D>> renumbered_candidate(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm) {
+  std::vector<int> ranks = detail::keep_most_mapping<D>(from, to, comm);
   for (std::size_t k = 0; k < ranks.size(); ++k)
     if (ranks[k] != to.grid().first_rank + int(k))
       return Candidate<D>{
@@ -224,19 +245,28 @@ std::optional<Candidate<D>> renumbered_candidate(const Layout<D>& from, const La
 
 /// Fills every candidate's phases and cost (collective over `comm`: the
 /// slowest rank of each phase is found with one reduction).
+/// Candidates the method cannot build are marked (Candidate::inapplicable)
+/// and cost infinity; the same on every rank.
 template <int D>
 void evaluate_candidates(std::vector<Candidate<D>>& candidates, MPI_Comm comm, const CostModel& model,
                          std::size_t element_bytes, ScheduleMethod method) {
   int me = 0;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
-  std::vector<index_t> loads;
-  for (const auto& c : candidates)
-    for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
-      const auto [messages, bytes] =
-          detail::phase_load<D>(c.chain[i], c.chain[i + 1], me, method, element_bytes, c.destination_ranks);
-      loads.push_back(messages);
-      loads.push_back(bytes);
-    }
+  for (auto& c : candidates) c.inapplicable = chain_inapplicable<D>(c.chain, method).value_or("");
+  const std::vector<index_t> local = detail::agreed(comm, [&] {
+    std::vector<index_t> loads;
+    for (const auto& c : candidates)
+      for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
+        const auto [messages, bytes] =
+            c.inapplicable.empty()
+                ? detail::phase_load<D>(c.chain[i], c.chain[i + 1], me, element_bytes, c.destination_ranks)
+                : std::pair<index_t, index_t>{0, 0};
+        loads.push_back(messages);
+        loads.push_back(bytes);
+      }
+    return loads;
+  });
+  std::vector<index_t> loads = local;
   DISTARRAY_MPI_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, loads.data(), int(loads.size()), MPI_INT64_T, MPI_MAX, comm));
   std::size_t k = 0;
@@ -249,15 +279,21 @@ void evaluate_candidates(std::vector<Candidate<D>>& candidates, MPI_Comm comm, c
       c.cost += p.cost;
       c.phases.push_back(p);
     }
+    if (!c.inapplicable.empty()) c.cost = std::numeric_limits<double>::infinity();
   }
 }
 
-/// The cheapest candidate; ties go to the earlier (fewer phases) one.
+/// The cheapest candidate the schedule method can build; ties go to the
+/// earlier (fewer phases) one.  ScheduleError (the first candidate's reason)
+/// when the method can build none.
 template <int D>
 std::size_t cheapest(const std::vector<Candidate<D>>& candidates) {
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < candidates.size(); ++i)
-    if (candidates[i].cost < candidates[best].cost) best = i;
+  std::size_t best = candidates.size();
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (candidates[i].inapplicable.empty() &&
+        (best == candidates.size() || candidates[i].cost < candidates[best].cost))
+      best = i;
+  if (best == candidates.size()) throw ScheduleError(candidates.front().inapplicable);
   return best;
 }
 
@@ -272,7 +308,12 @@ std::string explain_candidates(const std::vector<Candidate<D>>& candidates, std:
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const auto& c = candidates[i];
     s << (i == chosen ? "* " : "  ") << c.name << ": " << c.phases.size() << " phase"
-      << (c.phases.size() == 1 ? "" : "s") << ", modelled " << c.cost * 1e3 << " ms\n";
+      << (c.phases.size() == 1 ? "" : "s");
+    if (!c.inapplicable.empty()) {
+      s << ", not applicable: " << c.inapplicable << "\n";
+      continue;
+    }
+    s << ", modelled " << c.cost * 1e3 << " ms\n";
     if (!c.destination_ranks.empty()) {
       s << "      destination coordinate -> rank:";
       for (std::size_t k = 0; k < c.destination_ranks.size(); ++k)

@@ -56,8 +56,7 @@ class Plan {
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
     candidates_ = enumerate_candidates<D>(from_, to_);
     if (options_.allow_renumbering)
-      if (auto c = renumbered_candidate<D>(from_, to_, comm_, options_.schedule))
-        candidates_.push_back(std::move(*c));
+      if (auto c = renumbered_candidate<D>(from_, to_, comm_)) candidates_.push_back(std::move(*c));
     evaluate_candidates<D>(candidates_, comm_, model_, sizeof(T), options_.schedule);
     chosen_ = choose();
     build(candidates_[chosen_]);
@@ -181,10 +180,16 @@ class Plan {
     const auto kind_of = [](const Candidate<D>& c) {
       return c.chain.size() > 2 && c.method == RedistMethod::direct ? RedistMethod::multiphase : c.method;
     };
+    // Every rank reaches the same choice (and the same error): the costs are
+    // reduced over the communicator and applicability depends on layouts only.
+    const auto applicable = [this](std::size_t i) {
+      if (!candidates_[i].inapplicable.empty()) throw ScheduleError(candidates_[i].inapplicable);
+      return i;
+    };
     if (!options_.candidate.empty()) {
       std::string names;
       for (std::size_t i = 0; i < candidates_.size(); ++i) {
-        if (candidates_[i].name == options_.candidate) return i;
+        if (candidates_[i].name == options_.candidate) return applicable(i);
         names += "\n  " + candidates_[i].name;
       }
       throw UsageError("no candidate named '" + options_.candidate + "'; the candidates are:" + names);
@@ -195,12 +200,12 @@ class Plan {
       if (kind_of(candidates_[i]) == options_.method &&
           (best == candidates_.size() || candidates_[i].cost < candidates_[best].cost))
         best = i;
-    if (best < candidates_.size()) return best;
+    if (best < candidates_.size()) return applicable(best);
     if (options_.method ==
         RedistMethod::indirect) {  // at most one dimension changes: one phase on its sub-communicators
       candidates_.push_back({"indirect", RedistMethod::indirect, {from_, to_}, {}, 0});
       evaluate_candidates<D>(candidates_, comm_, model_, sizeof(T), options_.schedule);
-      return candidates_.size() - 1;
+      return applicable(candidates_.size() - 1);
     }
     throw LayoutError("no multiphase route from '" + from_.to_string() + "' to '" + to_.to_string() +
                       "': it needs the same grid and a dimension whose block size changes");
@@ -256,8 +261,11 @@ class Plan {
                  orders);
       }
       const auto mine = detail::destination_coord<D>(b, c.destination_ranks, rank_);
-      stages_.push_back(detail::make_view<Kokkos::View<T*, MemorySpace>>(
-          "distarray::stage", Index<1>{mine ? element_count(b.local_extents(*mine)) : 0}));
+      const MPI_Comm link_comm = c.method == RedistMethod::indirect ? grid_->dim_comm(moved(i)) : comm_;
+      stages_.push_back(detail::agreed(link_comm, [&] {
+        return detail::make_view<Kokkos::View<T*, MemorySpace>>(
+            "distarray::stage", Index<1>{mine ? element_count(b.local_extents(*mine)) : 0});
+      }));
     }
     if (!stages_.empty()) stages_.pop_back();  // the last step writes the destination block
     if (!c.destination_ranks.empty()) {
@@ -277,9 +285,11 @@ class Plan {
                 DstRankOf dst_rank_of, SrcCoordOf src_coord_of, DstCoordOf dst_coord_of,
                 std::optional<Coord<D>> my_dst, std::pair<StorageOrder, StorageOrder> orders) {
     const bool encoded = options_.exchange == ExchangeEngine::encoded;
-    auto [send, recv] =
-        detail::exchange_tables<D>(from, to, from.grid().coord_of(rank_), my_dst, options_.schedule,
-                                   src_rank_of, dst_rank_of, !encoded, orders);
+    // Agreed: a rank whose tables fail (memory) must not leave the others in the step's collectives.
+    auto [send, recv] = detail::agreed(comm, [&] {
+      return detail::exchange_tables<D>(from, to, from.grid().coord_of(rank_), my_dst, options_.schedule,
+                                        src_rank_of, dst_rank_of, !encoded, orders);
+    });
     steps_.push_back(std::make_unique<Step>(comm, int(steps_.size()), send, recv, options_));
     if (!encoded) return;
     // Sender: each message's header holds the receiver's unpacking runs.
@@ -346,8 +356,8 @@ class Plan {
 template <class T, int D, class MemorySpace, class Order>
 DistArray<T, D, MemorySpace, Order> redistribute(const DistArray<T, D, MemorySpace, Order>& in,
                                                  const Layout<D>& to, const PlanOptions& options = {}) {
-  DistArray<T, D, MemorySpace, Order> out(to, in.comm());
   Plan<T, D, MemorySpace, Order, Order> plan(in.layout(), to, in.comm(), options);
+  DistArray<T, D, MemorySpace, Order> out(to, plan.destination_comm());  // renumbered ranks, if chosen
   plan.execute(in, out);
   return out;
 }

@@ -3,17 +3,17 @@
 // files opened with MPI-IO, datasets of a global shape and an element type
 // named "f32" "f64" "c64" "i32" "i64", hyperslab unions, string and integer
 // attributes.  Every function is collective over the file's communicator and
-// throws CheckpointError naming the file (and dataset) on failure.
+// throws CheckpointError naming the file (and dataset) on failure — on every
+// rank, where a call can fail on some ranks only.
 
 #include <distarray/core/types.hpp>
 
 #include <hdf5.h>
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace distarray::detail {
@@ -35,6 +35,12 @@ class H5Id {
   H5Id& operator=(const H5Id&) = delete;
   ~H5Id() { reset(); }
   hid_t get() const { return id_; }
+  /// Gives up ownership: the caller closes the returned id.
+  hid_t release() {
+    const hid_t id = id_;
+    id_ = H5I_INVALID_HID;
+    return id;
+  }
   void reset() {
     if (id_ >= 0 && close_) close_(id_);
     id_ = H5I_INVALID_HID;
@@ -51,6 +57,10 @@ struct SlabPiece {
   hsize_t start, stride, count, block;
 };
 
+/// A dataset path as HDF5 names it from the root: "/u", "u" and "//u" are
+/// one dataset; CheckpointError for an empty name.
+std::string dataset_path(const std::string& name);
+
 /// An open checkpoint file.
 class Hdf5File {
  public:
@@ -65,8 +75,10 @@ class Hdf5File {
 
   /// Creates dataset `name` (slashes make groups) of the global shape and type.
   H5Id create_dataset(const std::string& name, const std::vector<index_t>& shape, const std::string& type);
-  /// Opens dataset `name`; CheckpointError naming it when absent.
+  /// Opens dataset `name`; CheckpointError naming it when absent or virtual.
   H5Id open_dataset(const std::string& name) const;
+  /// File offset and bytes of a dataset's contiguous storage ({0, 0} when unknown).
+  std::pair<std::uint64_t, std::uint64_t> storage_of(hid_t dataset) const;
   /// The global shape and element type name of an open dataset.
   std::vector<index_t> shape_of(hid_t dataset, const std::string& name) const;
   std::string type_of(hid_t dataset, const std::string& name) const;
@@ -85,11 +97,17 @@ class Hdf5File {
   bool get_attribute(hid_t object, const std::string& key, std::string& value) const;
   bool get_attribute(hid_t object, const std::string& key, std::uint64_t& value) const;
 
-  /// Flushes and closes the file.
+  /// Flushes and closes the file; the file is released even when that fails.
   void close();
 
+  /// For results that may differ between ranks (I/O): CheckpointError naming
+  /// the file on every rank when `failed` on any.  Collective.
+  void agree(bool failed, const std::string& what) const;
+
  private:
+  /// For checks every rank reaches the same answer to.
   [[noreturn]] void fail(const std::string& what) const;
+
   /// Attribute `key` of `object`, which must hold exactly one value of type
   /// class `expected`: a crafted file may hold an array there, and reading it
   /// into one value would overrun the caller's memory.
@@ -99,35 +117,5 @@ class Hdf5File {
   MPI_Comm comm_ = MPI_COMM_NULL;
   H5Id file_;
 };
-
-/// Atomically replaces `path` by `temporary` (rank 0 renames after syncing;
-/// collective, errors on every rank).
-void commit_file(const std::string& temporary, const std::string& path, MPI_Comm comm);
-
-/// Throws CheckpointError on every rank unless `path` names a readable file.
-void require_file(const std::string& path, MPI_Comm comm);
-
-/// The finalizer of SplitMix64: a fast, well-mixing 64-bit hash.
-constexpr std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
-/// One element's share of the order-independent checksum (summed mod 2^64
-/// over elements, so equal for any layout): its bytes in 8-byte words (a
-/// 4-byte element zero-extended) chained through splitmix64 from its
-/// row-major global index.
-inline std::uint64_t element_hash(std::uint64_t linear_index, const void* bytes, std::size_t size) {
-  std::uint64_t h = splitmix64(linear_index);
-  const auto* p = static_cast<const unsigned char*>(bytes);
-  for (std::size_t off = 0; off < size; off += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, p + off, std::min<std::size_t>(8, size - off));
-    h = splitmix64(h ^ word);
-  }
-  return h;
-}
 
 }  // namespace distarray::detail

@@ -11,6 +11,7 @@
 // Hsu-Chung's encoded messages; `automatic` measures the first two on the
 // first executions and keeps the faster.
 
+#include <distarray/core/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/copy_kernels.hpp>
 #include <distarray/redist/detail/message_chunks.hpp>
@@ -52,10 +53,12 @@ class ExchangeStep {
         recv_strided_(recv.strided) {
     DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
     DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size_));
-    send_rows_ = device_copy<CopyRow>("distarray::send_rows", send.rows);
-    send_runs_ = device_copy<CopyRun>("distarray::send_runs", send.runs);
-    recv_rows_ = device_copy<CopyRow>("distarray::recv_rows", recv.rows);
-    recv_runs_ = device_copy<CopyRun>("distarray::recv_runs", recv.runs);
+    agreed(comm_, [&] {  // no rank alone may fail to allocate before the collectives below
+      send_rows_ = device_copy<CopyRow>("distarray::send_rows", send.rows);
+      send_runs_ = device_copy<CopyRun>("distarray::send_runs", send.runs);
+      recv_rows_ = device_copy<CopyRow>("distarray::recv_rows", recv.rows);
+      recv_runs_ = device_copy<CopyRun>("distarray::recv_runs", recv.runs);
+    });
     // Collectives take int byte counts and displacements (and one datatype
     // per message): usable only if every rank's messages fit, decided
     // together so that no rank waits in a collective the others skip.
@@ -81,16 +84,20 @@ class ExchangeStep {
       if (typed[1]) engine_ = Engine::datatype;
     }
     if (engine_ == Engine::collective) send_typed_ = recv_typed_ = false;
-    if (send_typed_) send_types_ = MessageTypes(send, sizeof(T));
-    if (recv_typed_) recv_types_ = MessageTypes(recv, sizeof(T));
-    // Buffers for the packed sides; measuring also tries packing both.
-    const bool measuring = engine_ == Engine::measuring;
-    send_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing),
-                       measuring || !send_typed_ ? send.total : 0);
-    recv_buf_ = buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing),
-                       measuring || !recv_typed_ ? recv.total : 0);
-    send_host_ = Kokkos::create_mirror_view(send_buf_);
-    recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+    agreed(comm_, [&] {
+      if (send_typed_) send_types_ = MessageTypes(send, sizeof(T));
+      if (recv_typed_) recv_types_ = MessageTypes(recv, sizeof(T));
+      // Buffers for the packed sides; measuring also tries packing both.
+      const bool measuring = engine_ == Engine::measuring;
+      send_buf_ =
+          buffer(Kokkos::view_alloc(std::string("distarray::send_buffer"), Kokkos::WithoutInitializing),
+                 measuring || !send_typed_ ? send.total : 0);
+      recv_buf_ =
+          buffer(Kokkos::view_alloc(std::string("distarray::recv_buffer"), Kokkos::WithoutInitializing),
+                 measuring || !recv_typed_ ? recv.total : 0);
+      send_host_ = Kokkos::create_mirror_view(send_buf_);
+      recv_host_ = Kokkos::create_mirror_view(recv_buf_);
+    });
     if (engine_ != Engine::p2p) peers_ = std::make_unique<PeerExchange>(comm_, send_, recv_, sizeof(T));
     if (engine_ == Engine::datatype || engine_ == Engine::measuring)
       peers_->use_types(send_typed_ ? &send_types_ : nullptr, recv_typed_ ? &recv_types_ : nullptr);

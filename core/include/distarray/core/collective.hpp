@@ -1,0 +1,64 @@
+#pragma once
+// Errors agreed across a communicator.  A check that can fail on some ranks
+// only (an allocation, a file, a schedule a rank's dimension needs) must not
+// throw there alone: the other ranks would go on into the next collective and
+// wait forever.  agreed(comm, f) runs f on every rank, then one reduction
+// tells every rank whether any failed; if one did, every rank throws the same
+// typed error, with the message of the lowest failing rank.
+//
+//   auto tables = detail::agreed(comm, [&] { return build_tables(); });
+//   MPI_Alltoall(...);   // reached by all ranks or by none
+
+#include <distarray/core/error.hpp>
+
+#include <mpi.h>
+
+#include <exception>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+namespace distarray::detail {
+
+/// Collective: rethrows on every rank the error `local` (null where this rank
+/// succeeded) of the lowest rank that has one; returns where none has.
+void agree_on_error(MPI_Comm comm, std::exception_ptr local);
+
+/// Collective: f() on every rank; its result where all succeeded, else the
+/// same typed error on every rank.  f must not call collectives on `comm`.
+template <class F>
+auto agreed(MPI_Comm comm, F&& f) -> std::invoke_result_t<F&> {
+  using R = std::invoke_result_t<F&>;
+  std::exception_ptr error;
+  if constexpr (std::is_void_v<R>) {
+    try {
+      f();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree_on_error(comm, error);
+  } else {
+    std::optional<R> result;
+    try {
+      result.emplace(f());
+    } catch (...) {
+      error = std::current_exception();
+    }
+    agree_on_error(comm, error);
+    return std::move(*result);
+  }
+}
+
+/// Collective: throws `E(message)` on every rank if `failed` on any rank
+/// (the lowest such rank's message); for checks that do not throw by themselves.
+template <class E = Error>
+void agree(MPI_Comm comm, bool failed, const std::string& message) {
+  agreed(comm, [&] {
+    if (failed) throw E(message);
+  });
+}
+
+/// `text` cut to at most `limit` bytes without splitting a UTF-8 character.
+std::string utf8_prefix(const std::string& text, std::size_t limit);
+
+}  // namespace distarray::detail

@@ -1,0 +1,65 @@
+// Scalar string and integer attributes of checkpoint datasets.  Strings are
+// written fixed-length; both fixed- and variable-length strings (h5py's
+// default) are read.
+
+#include <distarray/core/error.hpp>
+#include <distarray/io/detail/hdf5_file.hpp>
+
+namespace distarray::detail {
+
+void Hdf5File::set_attribute(hid_t object, const std::string& key, const std::string& value) const {
+  const H5Id t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t.get(), std::max<std::size_t>(value.size(), 1));
+  const H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
+  const H5Id a(H5Acreate2(object, key.c_str(), t.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  agree(a.get() < 0 || H5Awrite(a.get(), t.get(), value.c_str()) < 0, "cannot write attribute '" + key + "'");
+}
+
+void Hdf5File::set_attribute(hid_t object, const std::string& key, std::uint64_t value) const {
+  const H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
+  const H5Id a(H5Acreate2(object, key.c_str(), H5T_NATIVE_UINT64, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+               H5Aclose);
+  agree(a.get() < 0 || H5Awrite(a.get(), H5T_NATIVE_UINT64, &value) < 0,
+        "cannot write attribute '" + key + "'");
+}
+
+H5Id Hdf5File::open_single_attribute(hid_t object, const std::string& key, H5T_class_t expected,
+                                     const char* what) const {
+  H5Id a(H5Aopen(object, key.c_str(), H5P_DEFAULT), H5Aclose);
+  if (a.get() < 0) fail("cannot open attribute '" + key + "'");
+  const H5Id space(H5Aget_space(a.get()), H5Sclose);
+  const hssize_t values = H5Sget_simple_extent_npoints(space.get());
+  if (values != 1) fail("attribute '" + key + "' holds " + std::to_string(values) + " values, expected one");
+  const H5Id t(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tget_class(t.get()) != expected) fail("attribute '" + key + "' is not " + what);
+  return a;
+}
+
+bool Hdf5File::get_attribute(hid_t object, const std::string& key, std::string& value) const {
+  if (H5Aexists(object, key.c_str()) <= 0) return false;
+  const H5Id a = open_single_attribute(object, key, H5T_STRING, "a string");
+  const H5Id t(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tis_variable_str(t.get()) > 0) {
+    const H5Id memory(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(memory.get(), H5T_VARIABLE);
+    H5Tset_cset(memory.get(), H5Tget_cset(t.get()));
+    char* text = nullptr;
+    if (H5Aread(a.get(), memory.get(), &text) < 0) fail("cannot read attribute '" + key + "'");
+    value = text ? text : "";
+    H5free_memory(text);
+    return true;
+  }
+  std::string buf(H5Tget_size(t.get()), char(0));
+  if (H5Aread(a.get(), t.get(), buf.data()) < 0) fail("cannot read attribute '" + key + "'");
+  value = buf.substr(0, buf.find('\0'));
+  return true;
+}
+
+bool Hdf5File::get_attribute(hid_t object, const std::string& key, std::uint64_t& value) const {
+  if (H5Aexists(object, key.c_str()) <= 0) return false;
+  const H5Id a = open_single_attribute(object, key, H5T_INTEGER, "an integer");
+  if (H5Aread(a.get(), H5T_NATIVE_UINT64, &value) < 0) fail("cannot read attribute '" + key + "'");
+  return true;
+}
+
+}  // namespace distarray::detail
