@@ -1,10 +1,55 @@
 #include <distarray/core/environment.hpp>
+#include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
+#include <array>
+#include <charconv>
+#include <string>
+#include <string_view>
+
 namespace distarray {
+
+namespace {
+
+/// Kokkos' numeric options (3.4 and 4.x spellings, legacy ones included):
+/// Kokkos parses them with std::stoi and lets a bad value abort the program.
+constexpr std::array<std::string_view, 14> kokkos_numeric_options = {
+    "--kokkos-threads",   "--kokkos-num-threads", "--threads",
+    "--num-threads",      "--kokkos-numa",        "--numa",
+    "--kokkos-device-id", "--device-id",          "--device",
+    "--kokkos-ndevices",  "--ndevices",           "--kokkos-num-devices",
+    "--num-devices",      "--kokkos-skip-device"};
+
+bool is_integer_list(std::string_view text) {  // "4" or, for ndevices, "2,1"
+  while (true) {
+    int v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end == text.data() || v < 0) return false;
+    text.remove_prefix(std::size_t(end - text.data()));
+    if (text.empty()) return true;
+    if (text.front() != ',') return false;
+    text.remove_prefix(1);
+  }
+}
+
+/// UsageError naming the first Kokkos numeric option whose value Kokkos would choke on.
+void check_kokkos_options(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    for (const std::string_view name : kokkos_numeric_options) {
+      if (arg.substr(0, name.size()) != name) continue;
+      const std::string_view rest = arg.substr(name.size());
+      if (!rest.empty() && rest.front() != '=') continue;  // a longer option name
+      if (rest.size() < 2 || !is_integer_list(rest.substr(1)))
+        throw UsageError("Kokkos option '" + std::string(arg) + "' needs '=N' with N a non-negative integer");
+    }
+  }
+}
+
+}  // namespace
 
 Environment::Environment(int& argc, char**& argv) {
   int initialized = 0;
@@ -15,7 +60,14 @@ Environment::Environment(int& argc, char**& argv) {
     owns_mpi_ = true;
   }
   if (!Kokkos::is_initialized()) {
-    Kokkos::initialize(argc, argv);
+    try {
+      check_kokkos_options(argc, argv);
+      Kokkos::initialize(argc, argv);
+    } catch (const std::exception& e) {
+      if (owns_mpi_) MPI_Finalize();  // the destructor of a half-built object does not run
+      if (dynamic_cast<const UsageError*>(&e)) throw;
+      throw UsageError(std::string("Kokkos refused its command-line options: ") + e.what());
+    }
     owns_kokkos_ = true;
   }
 }

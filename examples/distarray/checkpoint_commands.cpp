@@ -68,7 +68,7 @@ int run_save(int argc, char** argv, MPI_Comm comm) {
     CheckpointWriter w(path, comm);
     w.write(name, a);
     // For tests of interrupted saves: the file is written but not yet in place.
-    if (const auto pause = args.get_int("pause-before-commit", 0)) ::sleep(unsigned(pause));
+    if (const auto pause = args.get_int("pause-before-commit", 0, 0, 3600)) ::sleep(unsigned(pause));
     w.commit();
     print_io("saved '" + name + "' to", a.layout().to_string(), path,
              element_count(extents) * index_t(sizeof(T)), MPI_Wtime() - start, comm);

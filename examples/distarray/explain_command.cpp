@@ -29,8 +29,8 @@ void explain(const std::vector<index_t>& shape, const Args& args, std::size_t el
                         std::to_string(l->grid().end_rank() - 1) + " but the communicator has " +
                         std::to_string(size) + " ranks");
   std::optional<double> ts, te;
-  if (args.has("ts")) ts = std::stod(args.get("ts", ""));
-  if (args.has("te")) te = std::stod(args.get("te", ""));
+  if (args.has("ts")) ts = args.get_seconds("ts");
+  if (args.has("te")) te = args.get_seconds("te");
   const CostModel model = cost_model_for(comm, ts, te);
   auto candidates = enumerate_candidates<D>(from, to);
   const ScheduleMethod method = parse_schedule_method(args.get("schedule", "auto"));

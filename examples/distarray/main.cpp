@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 
 namespace {
@@ -32,24 +33,50 @@ constexpr const char* usage =
     "         a checkpoint into any layout and rank count; --verify checks every element\n"
     "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n";
 
+/// The subcommand's exit status.  Throws on bad input.
+int run(const std::string& command, int argc, char** argv, int rank) {
+  if (command == "show") return distarray::cli::run_show(argc, argv, MPI_COMM_WORLD);
+  if (command == "redist") return distarray::cli::run_redist(argc, argv, MPI_COMM_WORLD);
+  if (command == "explain") return distarray::cli::run_explain(argc, argv, MPI_COMM_WORLD);
+  if (command == "save") return distarray::cli::run_save(argc, argv, MPI_COMM_WORLD);
+  if (command == "restore") return distarray::cli::run_restore(argc, argv, MPI_COMM_WORLD);
+  if (command == "help" || command == "--help" || command == "-h") {
+    if (rank == 0) std::cout << usage;
+    return 0;
+  }
+  throw distarray::UsageError(command.empty() ? "no command given" : "unknown command '" + command + "'");
+}
+
+/// MPI for the whole run, so that an Environment that refuses Kokkos'
+/// options can still be reported by rank 0 alone.
+struct MpiSession {
+  MpiSession(int& argc, char**& argv) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  }
+  ~MpiSession() { MPI_Finalize(); }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
+  const MpiSession mpi(argc, argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::optional<distarray::Environment> env;
+  try {
+    env.emplace(argc, argv);
+  } catch (const distarray::Error& e) {  // a malformed Kokkos option, the same on every rank
+    if (rank == 0) std::cerr << "distarray: error: " << e.what() << '\n';
+    return 1;
+  }
   const std::string command = argc > 1 ? argv[1] : "";
   try {
-    if (command == "show") return distarray::cli::run_show(argc, argv, MPI_COMM_WORLD);
-    if (command == "redist") return distarray::cli::run_redist(argc, argv, MPI_COMM_WORLD);
-    if (command == "explain") return distarray::cli::run_explain(argc, argv, MPI_COMM_WORLD);
-    if (command == "save") return distarray::cli::run_save(argc, argv, MPI_COMM_WORLD);
-    if (command == "restore") return distarray::cli::run_restore(argc, argv, MPI_COMM_WORLD);
-    if (command == "help" || command == "--help" || command == "-h") {
-      if (rank == 0) std::cout << usage;
-      return 0;
-    }
-    throw distarray::UsageError(command.empty() ? "no command given" : "unknown command '" + command + "'");
+    // Agreed: an error on any rank (a file only rank 0 writes, say) is the
+    // error of every rank, and all ranks exit with the same status.
+    int status = distarray::detail::agreed(MPI_COMM_WORLD, [&] { return run(command, argc, argv, rank); });
+    MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return status;
   } catch (const distarray::UsageError& e) {
     if (rank == 0) std::cerr << "distarray: error: " << e.what() << "\n\n" << usage;
   } catch (const distarray::Error& e) {

@@ -31,8 +31,7 @@ struct RedistRun {
     options.method = parse_redist_method(args.get("method", "auto"));
     options.schedule = parse_schedule_method(args.get("schedule", "auto"));
     options.exchange = parse_exchange_engine(args.get("exchange", "auto"));
-    const int repeat = int(args.get_int("repeat", 10));
-    if (repeat < 1) throw UsageError("option '--repeat' must be at least 1");
+    const int repeat = int(args.get_int("repeat", 10, 1, 1'000'000'000));
 
     DistArray<T, D> a(src, comm), b(dst, comm);
     a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents)); });

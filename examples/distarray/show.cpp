@@ -21,8 +21,7 @@ constexpr const char* default_layout = "cyclic(2),block(4) on 3x3";
 template <int D>
 void show(const Index<D>& shape, const std::string& text, const Args& args, int rank) {
   const Layout<D> layout = Layout<D>::parse(text, shape);
-  const long long base = args.get_int("index-base", 0);
-  if (base > 1) throw UsageError("option '--index-base' is 0 or 1, got " + std::to_string(base));
+  const long long base = args.get_int("index-base", 0, 0, 1);
   if (rank != 0) return;
   std::cout << ownership_text(layout, int(base));
   if (args.has("svg")) {

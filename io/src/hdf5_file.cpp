@@ -6,6 +6,13 @@
 
 #include "hdf5_types.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
 namespace distarray::detail {
 
 namespace {
@@ -85,14 +92,28 @@ Hdf5File Hdf5File::create(const std::string& path, MPI_Comm comm) {
   return f;
 }
 
+Descriptor::~Descriptor() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
 Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm) {
   silence_hdf5();
   require_regular_file(path, comm);
   Hdf5File f;
   f.path_ = path;
   f.comm_ = comm;
+  // OpenMPI's OMPIO copies the file name and a suffix into fixed buffers
+  // (its shared-file-pointer component aborts with "buffer overflow detected"
+  // near NAME_MAX): a long name is opened through this process's own
+  // descriptor of the file, a short /proc/self/fd/N path.
+  std::string name = path;
+  if (std::filesystem::path(path).filename().string().size() > 128) {
+    f.long_name_ = Descriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    f.agree(f.long_name_.get() < 0, std::string("cannot open it: ") + std::strerror(errno));
+    name = "/proc/self/fd/" + std::to_string(f.long_name_.get());
+  }
   const H5Id fapl = access_list(comm);
-  f.file_ = H5Id(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  f.file_ = H5Id(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   f.agree(f.file_.get() < 0, "cannot be opened as HDF5 (not an HDF5 file, or truncated or damaged)");
   return f;
 }

@@ -26,8 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (auto& w : words) argv.push_back(w.data());
   try {
     const distarray::cli::Args args(int(argv.size()), argv.data(), 1,
-                                    {"shape", "from", "to", "repeat", "type"}, {"verify"});
-    args.get_int("repeat", 1);
+                                    {"shape", "from", "to", "repeat", "type", "ts"}, {"verify"});
+    args.get_int("repeat", 1, 1, 1000);
+    if (args.has("ts")) args.get_seconds("ts");
     args.get("type", "f64");
   } catch (const distarray::UsageError&) {
   }

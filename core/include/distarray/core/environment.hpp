@@ -1,6 +1,7 @@
 #pragma once
 // Environment: initializes MPI (if the caller has not) and Kokkos for the
-// lifetime of the object, and finalizes what it initialized.
+// lifetime of the object, and finalizes what it initialized.  A malformed
+// Kokkos option (--kokkos-threads=abc) is a UsageError, with MPI finalized.
 
 namespace distarray {
 

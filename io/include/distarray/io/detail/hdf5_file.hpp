@@ -51,6 +51,25 @@ class H5Id {
   herr_t (*close_)(hid_t) = nullptr;
 };
 
+/// Owns a POSIX file descriptor.
+class Descriptor {
+ public:
+  Descriptor() = default;
+  explicit Descriptor(int fd) : fd_(fd) {}
+  Descriptor(Descriptor&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+  Descriptor& operator=(Descriptor&& o) noexcept {
+    std::swap(fd_, o.fd_);
+    return *this;
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor();
+  int get() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
 /// One piece of a hyperslab union along one dimension: `count` blocks of
 /// `block` elements, `stride` apart, from `start`.
 struct SlabPiece {
@@ -115,6 +134,7 @@ class Hdf5File {
                              const char* what) const;
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  Descriptor long_name_;  // see open()
   H5Id file_;
 };
 
