@@ -14,7 +14,8 @@ targets=(test_core test_redist test_core_mpi test_redist_mpi test_io_mpi fuzz_la
          fuzz_checkpoint_meta)
 cmake --build build-asan -j 2 --target "${targets[@]}" >> build-asan.log 2>&1 || { tail -50 build-asan.log; exit 1; }
 cd build-asan
-asan=abort_on_error=1:detect_stack_use_after_return=1
+# allocator_may_return_null: tests ask for impossible sizes on purpose and expect AllocationError.
+asan=abort_on_error=1:detect_stack_use_after_return=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0
 export DISTARRAY_SWEEP_MAX_N=40  # the schedule sweep at N <= 40: still ragged sizes and N < P

@@ -27,6 +27,8 @@ write("reshaped", data.reshape(data.shape[::-1]), attrs)       # same bytes, oth
 write("no_checksum", data, {k: v for k, v in attrs.items() if k != "distarray_checksum"})
 write("vlen_layout", data, {**attrs, "distarray_layout": attrs["distarray_layout"].decode()})  # h5py: variable-length
 write("long_type_text", data, {**attrs, "distarray_element_type": "é" * 100})
+with h5py.File(f"{out}/huge_chunked.h5", "w") as f:          # 2^40 elements, no chunk written
+    f.create_dataset("x", shape=(2**20, 2**20), dtype="f8", chunks=(1024, 1024))
 layout = h5py.VirtualLayout(shape=data.shape, dtype=data.dtype)
 layout[...] = h5py.VirtualSource(saved, name, shape=data.shape)
 with h5py.File(f"{out}/virtual.h5", "w") as f:

@@ -263,8 +263,9 @@ class Plan {
       const auto mine = detail::destination_coord<D>(b, c.destination_ranks, rank_);
       const MPI_Comm link_comm = c.method == RedistMethod::indirect ? grid_->dim_comm(moved(i)) : comm_;
       stages_.push_back(detail::agreed(link_comm, [&] {
-        return detail::make_view<Kokkos::View<T*, MemorySpace>>(
-            "distarray::stage", Index<1>{mine ? element_count(b.local_extents(*mine)) : 0});
+        const index_t count = mine ? element_count(b.local_extents(*mine)) : 0;
+        checked_bytes(count, sizeof(T));
+        return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::stage", Index<1>{count});
       }));
     }
     if (!stages_.empty()) stages_.pop_back();  // the last step writes the destination block

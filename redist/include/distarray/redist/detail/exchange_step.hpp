@@ -11,6 +11,7 @@
 // Hsu-Chung's encoded messages; `automatic` measures the first two on the
 // first executions and keeps the faster.
 
+#include <distarray/core/checked.hpp>
 #include <distarray/core/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/copy_kernels.hpp>
@@ -85,6 +86,8 @@ class ExchangeStep {
     }
     if (engine_ == Engine::collective) send_typed_ = recv_typed_ = false;
     agreed(comm_, [&] {
+      checked_bytes(send.total, sizeof(T));
+      checked_bytes(recv.total, sizeof(T));
       if (send_typed_) send_types_ = MessageTypes(send, sizeof(T));
       if (recv_typed_) recv_types_ = MessageTypes(recv, sizeof(T));
       // Buffers for the packed sides; measuring also tries packing both.
