@@ -5,13 +5,14 @@ set(DISTARRAY_MPI_TEST_ENVIRONMENT
     "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_mpi_yield_when_idle=1")
 
 function(distarray_add_mpi_test target)
-  cmake_parse_arguments(ARG "" "" "RANKS;ARGS" ${ARGN})
+  # SUFFIX: appended to the test names; ENVIRONMENT: more variables for these tests.
+  cmake_parse_arguments(ARG "" "SUFFIX" "RANKS;ARGS;ENVIRONMENT" ${ARGN})
   foreach(n IN LISTS ARG_RANKS)
-    add_test(NAME ${target}.np${n}
+    add_test(NAME ${target}.np${n}${ARG_SUFFIX}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} ${MPIEXEC_PREFLAGS}
                      $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
-    set_tests_properties(${target}.np${n} PROPERTIES
-                         ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT}"
+    set_tests_properties(${target}.np${n}${ARG_SUFFIX} PROPERTIES
+                         ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT};${ARG_ENVIRONMENT}"
                          PROCESSORS ${n} TIMEOUT 600)
   endforeach()
 endfunction()

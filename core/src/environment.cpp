@@ -7,8 +7,10 @@
 
 #include <array>
 #include <charconv>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace distarray {
 
@@ -49,6 +51,27 @@ void check_kokkos_options(int argc, char** argv) {
   }
 }
 
+bool is_help(std::string_view arg) { return arg == "--help" || arg == "-h"; }
+
+/// Kokkos::initialize without "--help" and "-h": Kokkos answers those with
+/// forty lines of its own options, while a program prints its own usage
+/// (Kokkos' options stay under --kokkos-help).  The arguments Kokkos consumes
+/// leave argv; the others keep their order.
+void initialize_kokkos(int& argc, char** argv) {
+  std::vector<char*> for_kokkos;
+  for (int i = 0; i < argc; ++i)
+    if (!is_help(argv[i])) for_kokkos.push_back(argv[i]);
+  int n = int(for_kokkos.size());
+  for_kokkos.push_back(nullptr);
+  Kokkos::initialize(n, for_kokkos.data());
+  const std::set<const char*> kept(for_kokkos.begin(), for_kokkos.begin() + n);
+  int out = 0;
+  for (int i = 0; i < argc; ++i)
+    if (is_help(argv[i]) || kept.count(argv[i])) argv[out++] = argv[i];
+  argc = out;
+  argv[argc] = nullptr;
+}
+
 }  // namespace
 
 Environment::Environment(int& argc, char**& argv) {
@@ -62,7 +85,7 @@ Environment::Environment(int& argc, char**& argv) {
   if (!Kokkos::is_initialized()) {
     try {
       check_kokkos_options(argc, argv);
-      Kokkos::initialize(argc, argv);
+      initialize_kokkos(argc, argv);
     } catch (const std::exception& e) {
       if (owns_mpi_) MPI_Finalize();  // the destructor of a half-built object does not run
       if (dynamic_cast<const UsageError*>(&e)) throw;

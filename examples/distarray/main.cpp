@@ -31,7 +31,8 @@ constexpr const char* usage =
     "         the index pattern into an HDF5 checkpoint (dataset of the global shape)\n"
     "  restore --file F.h5 --to TEXT [--dataset NAME] [--verify]\n"
     "         a checkpoint into any layout and rank count; --verify checks every element\n"
-    "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n";
+    "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n"
+    "Kokkos' options (--kokkos-num-threads=N, --kokkos-device-id=N, ...): distarray --kokkos-help\n";
 
 /// The subcommand's exit status.  Throws on bad input.
 int run(const std::string& command, int argc, char** argv, int rank) {
@@ -61,6 +62,9 @@ struct MpiSession {
 
 int main(int argc, char** argv) {
   const MpiSession mpi(argc, argv);
+  // Kokkos prints its options for --kokkos-help (and takes the flag away).
+  bool kokkos_help = false;
+  for (int i = 1; i < argc; ++i) kokkos_help = kokkos_help || std::strcmp(argv[i], "--kokkos-help") == 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::optional<distarray::Environment> env;
@@ -71,6 +75,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string command = argc > 1 ? argv[1] : "";
+  if (command.empty() && kokkos_help) return 0;
   try {
     // Agreed: an error on any rank (a file only rank 0 writes, say) is the
     // error of every rank, and all ranks exit with the same status.

@@ -2,6 +2,7 @@
 // Environment: initializes MPI (if the caller has not) and Kokkos for the
 // lifetime of the object, and finalizes what it initialized.  A malformed
 // Kokkos option (--kokkos-threads=abc) is a UsageError, with MPI finalized.
+// Kokkos never sees "--help" or "-h": they stay in argv for the program.
 
 namespace distarray {
 
