@@ -50,35 +50,51 @@ constexpr index_t copy_block = 256;
 
 /// copy_rows for rows [begin, end) of one message whose runs step through the
 /// local block (a local transpose), `row_elements` elements per row.  One
-/// parallel iteration per tile of rows and block of run elements, the row
-/// tiles of a block consecutive (so that a serial or threaded backend reuses
-/// its pages).  A tile goes through a small array so that the local block
-/// (along the rows, contiguous when they are neighbours in memory) and the
-/// buffer (along a run) are both read and written in order.
+/// team per tile of rows and block of run elements, the row tiles of a block
+/// consecutive (so that a serial or threaded backend reuses its pages).  A
+/// tile goes through team scratch memory (on a GPU, shared memory; never a
+/// per-thread stack array) so that the local block (along the rows,
+/// contiguous when they are neighbours in memory) and the buffer (along a
+/// run) are both read and written in order: the team's threads take the
+/// outer index and its vector lanes the contiguous one.
 template <class Space, class T>
 void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                 index_t begin, index_t end, index_t row_elements, T* local, T* buf, bool pack,
                 index_t shift = 0) {
   if (begin >= end || row_elements == 0) return;
+  using Exec = typename Space::execution_space;
+  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<index_t>>;
+  using ScratchSpace = typename Exec::scratch_memory_space;
+  // The tile, one column of padding against shared-memory bank conflicts.
+  using Tile = Kokkos::View<T[copy_tile][copy_tile + 1], ScratchSpace, Kokkos::MemoryUnmanaged>;
+  using Bases = Kokkos::View<index_t[copy_tile], ScratchSpace, Kokkos::MemoryUnmanaged>;
   const index_t row_tiles = (end - begin + copy_tile - 1) / copy_tile;
   const index_t blocks = (row_elements + copy_block - 1) / copy_block;
+  Policy policy(row_tiles * blocks, Kokkos::AUTO, Kokkos::AUTO);
+  policy.set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size() + 2 * Bases::shmem_size()));
   Kokkos::parallel_for(
-      pack ? "distarray::pack_tiled" : "distarray::unpack_tiled",
-      Kokkos::RangePolicy<typename Space::execution_space>(0, row_tiles * blocks),
-      KOKKOS_LAMBDA(const index_t t) {
+      pack ? "distarray::pack_tiled" : "distarray::unpack_tiled", policy,
+      KOKKOS_LAMBDA(const typename Policy::member_type& team) {
+        const index_t t = team.league_rank();
         const index_t r0 = begin + (t % row_tiles) * copy_tile;
         const index_t nr = r0 + copy_tile < end ? copy_tile : end - r0;
         const index_t e0 = (t / row_tiles) * copy_block;  // the block's run elements [e0, e1)
         const index_t e1 = e0 + copy_block < row_elements ? e0 + copy_block : row_elements;
-        index_t lbase[copy_tile], bbase[copy_tile];
-        bool adjacent = true;  // the rows are neighbours in the local block (the common case)
-        for (index_t r = 0; r < nr; ++r) {
+        Tile tile(team.team_scratch(0));  // [row][run element]
+        Bases lbase(team.team_scratch(0)), bbase(team.team_scratch(0));
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
           const CopyRow row = rows(r0 + r);
-          lbase[r] = row.local_base;
-          bbase[r] = row.buffer_base + shift;
-          adjacent = adjacent && lbase[r] == lbase[0] + r;
-        }
-        T tile[copy_tile][copy_tile];  // [row][run element]
+          lbase(r) = row.local_base;
+          bbase(r) = row.buffer_base + shift;
+        });
+        team.team_barrier();
+        // The rows are neighbours in the local block (the common case): one
+        // base and unit steps, so the local side is read or written in order.
+        int adjacent = 1;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, nr),
+            [&](const index_t r, int& ok) { ok = ok && lbase(r) == lbase(0) + r; },
+            Kokkos::LAnd<int>(adjacent));
         // Every row of a message has the same runs; find the first that ends past e0.
         const CopyRow first = rows(r0);
         index_t lo = first.runs_begin, hi = first.runs_end;
@@ -90,6 +106,31 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           else
             hi = mid;
         }
+        // One tile's copy; `at(r, j)` is the local index of tile element (r, j).
+        const auto copy = [&](const index_t nj, T* b, const auto& at) {
+          if (pack) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr),
+                                   [&](const index_t r) { tile(r, j) = local[at(r, j)]; });
+            });
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nj),
+                                   [&](const index_t j) { b[bbase(r) + j] = tile(r, j); });
+            });
+          } else {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nj),
+                                   [&](const index_t j) { tile(r, j) = b[bbase(r) + j]; });
+            });
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr),
+                                   [&](const index_t r) { local[at(r, j)] = tile(r, j); });
+            });
+          }
+          team.team_barrier();  // the tile is reused
+        };
         for (index_t k = lo; k < first.runs_end; ++k) {
           const CopyRun run = runs(k);
           if (run.offset >= e1) break;
@@ -97,30 +138,13 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           const index_t je = e1 - run.offset < run.length ? e1 - run.offset : run.length;
           for (index_t j0 = jb; j0 < je; j0 += copy_tile) {
             const index_t nj = j0 + copy_tile < je ? copy_tile : je - j0;
-            T* b = buf + run.offset + j0;
-            const index_t lofs = run.start + j0 * run.stride;
-            if (pack && adjacent) {
-              for (index_t j = 0; j < nj; ++j) {
-                const T* l = local + lbase[0] + lofs + j * run.stride;
-                for (index_t r = 0; r < nr; ++r) tile[r][j] = l[r];
-              }
-              for (index_t r = 0; r < nr; ++r)
-                for (index_t j = 0; j < nj; ++j) b[bbase[r] + j] = tile[r][j];
-            } else if (pack) {
-              for (index_t j = 0; j < nj; ++j)
-                for (index_t r = 0; r < nr; ++r) tile[r][j] = local[lbase[r] + lofs + j * run.stride];
-              for (index_t r = 0; r < nr; ++r)
-                for (index_t j = 0; j < nj; ++j) b[bbase[r] + j] = tile[r][j];
+            const index_t lofs = run.start + j0 * run.stride, stride = run.stride;
+            if (adjacent) {  // unit steps along the rows: in order, no indirection
+              const index_t base = lbase(0) + lofs;
+              copy(nj, buf + run.offset + j0, [=](index_t r, index_t j) { return base + r + j * stride; });
             } else {
-              for (index_t r = 0; r < nr; ++r)
-                for (index_t j = 0; j < nj; ++j) tile[r][j] = b[bbase[r] + j];
-              for (index_t j = 0; j < nj; ++j) {
-                T* l = local + lofs + j * run.stride;
-                if (adjacent)
-                  for (index_t r = 0; r < nr; ++r) l[lbase[0] + r] = tile[r][j];
-                else
-                  for (index_t r = 0; r < nr; ++r) l[lbase[r]] = tile[r][j];
-              }
+              copy(nj, buf + run.offset + j0,
+                   [&](index_t r, index_t j) { return lbase(r) + lofs + j * stride; });
             }
           }
         }
