@@ -13,6 +13,14 @@ index_t checked_multiply(index_t a, index_t b, const char* what) {
   return product;
 }
 
+index_t checked_add(index_t a, index_t b, const char* what) {
+  index_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum))
+    throw LayoutError(std::string(what) + " " + std::to_string(a) + " + " + std::to_string(b) +
+                      " does not fit in 63 bits");
+  return sum;
+}
+
 std::string byte_text(index_t bytes) {
   const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   double value = double(bytes);

@@ -19,6 +19,8 @@ TEST(Checked, MultiplyThrowsInsteadOfWrapping) {
   EXPECT_THROW(checked_multiply(-1, 2, "x"), LayoutError);
   EXPECT_EQ(checked_element_count(std::array<index_t, 3>{4, 0, index_t(1) << 62}), 0);
   EXPECT_THROW(checked_bytes(index_t(1) << 61, 8), LayoutError);
+  EXPECT_EQ(checked_add(index_t(1) << 62, (index_t(1) << 62) - 1, "x"), std::numeric_limits<index_t>::max());
+  EXPECT_THROW(checked_add(index_t(1) << 62, index_t(1) << 62, "x"), LayoutError);
   EXPECT_EQ(checked_bytes(index_t(1) << 59, 8), index_t(1) << 62);
 }
 

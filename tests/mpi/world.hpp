@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <fstream>
+#include <string>
 
 namespace distarray::testing {
 
@@ -18,6 +19,12 @@ inline int world_rank() {
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   return r;
 }
+
+/// The rank count as text, for layout strings ("block on " + ranks_text()).
+inline std::string ranks_text() { return std::to_string(world_size()); }
+
+/// A file name private to this launch (tests at several rank counts run at once).
+inline std::string launch_file(const std::string& stem) { return stem + "_np" + ranks_text() + ".h5"; }
 
 /// False under AddressSanitizer, whose quarantine keeps freed memory
 /// resident: growth bounds on resident memory are meaningless there.

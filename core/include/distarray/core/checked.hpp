@@ -14,6 +14,9 @@ namespace distarray {
 /// a * b; LayoutError (naming `what`) when the product does not fit in index_t.
 index_t checked_multiply(index_t a, index_t b, const char* what);
 
+/// a + b; LayoutError (naming `what`) when the sum does not fit in index_t.
+index_t checked_add(index_t a, index_t b, const char* what);
+
 /// The product of `extents`; LayoutError when it does not fit in 63 bits.
 template <std::size_t D>
 index_t checked_element_count(const std::array<index_t, D>& extents) {

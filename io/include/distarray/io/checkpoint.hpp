@@ -24,6 +24,7 @@
 // checksum mismatch, a full disk — are CheckpointError on every rank, naming
 // file and dataset.
 
+#include <distarray/core/collective.hpp>
 #include <distarray/core/dist_array.hpp>
 #include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
@@ -122,7 +123,8 @@ class CheckpointWriter {
   /// Writes `a` as dataset `name` (slashes make groups, e.g. "step_10/u").  Collective.
   template <class T, int D, class S>
   void write(const std::string& name, const DistArray<T, D, S>& a) {
-    auto host = Kokkos::create_mirror_view(a.local());
+    // Allocations agreed: a rank that cannot allocate must not leave the others in a collective.
+    auto host = detail::agreed(comm_, [&] { return Kokkos::create_mirror_view(a.local()); });
     Kokkos::deep_copy(host, a.local());
     const std::string type = element_type_name<T>();
     const Layout<D> layout = a.layout();
@@ -142,7 +144,7 @@ class CheckpointWriter {
     file_.set_attribute(ds.get(), "distarray_checksum", checksum);
     // Read back before commit: write calls were seen to report success on a full disk.
     read_backs_.push_back([=, this, size = std::size_t(a.local_size())](const detail::Hdf5File& written) {
-      std::vector<T> back(size);
+      auto back = detail::agreed(comm_, [&] { return std::vector<T>(size); });
       const auto stored = written.open_dataset(name);
       written.read(stored.get(), name, type, pieces, extents, back.data());
       const bool same = detail::global_checksum<T, D>(layout, coord, back.data(), comm_) == checksum;
@@ -206,7 +208,7 @@ void restore(const std::string& path, const std::string& name, DistArray<T, D, S
   if (meta.shape != expected)
     throw CheckpointError(where + "has shape " + detail::shape_text(meta.shape) + ", the array has shape " +
                           detail::shape_text(expected));
-  auto host = Kokkos::create_mirror_view(into.local());
+  auto host = detail::agreed(into.comm(), [&] { return Kokkos::create_mirror_view(into.local()); });
   file.read(ds.get(), name, meta.element_type, detail::owned_pieces<D>(into.layout(), into.grid().coord()),
             detail::as_vector(into.local_extents()), host.data());
   if (meta.checksum) {

@@ -9,6 +9,7 @@
 // A candidate's modelled cost is the sum over its phases of the slowest
 // rank's max_messages*ts + max_bytes*te, from the exact schedules.
 
+#include <distarray/core/checked.hpp>
 #include <distarray/core/collective.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/mpi_check.hpp>
@@ -122,7 +123,7 @@ std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, i
   const auto add = [&](int side, int peer_rank, index_t elements) {
     if (peer_rank == me) return;
     ++loads[side][0];
-    loads[side][1] += elements * index_t(element_bytes);
+    loads[side][1] = checked_add(loads[side][1], checked_bytes(elements, element_bytes), "byte count");
   };
   if (const auto c = a.grid().coord_of(me))
     for_each_peer<D>(a, *c, b,
