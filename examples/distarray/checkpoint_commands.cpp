@@ -1,5 +1,5 @@
 // distarray save / restore: the test pattern into an HDF5 checkpoint and back,
-// on any layout and rank count (DESIGN Sec. 6, 7).
+// on any layout and rank count (ARCHITECTURE Sec. 6, 7).
 
 #include "args.hpp"
 #include "commands.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The test pattern of the distarray command (DESIGN Sec. 7): an element's
+// The test pattern of the distarray command (ARCHITECTURE Sec. 7): an element's
 // value is its row-major linear global index converted to the element type —
 // f32 takes it modulo 2^24 (exact in a float), i32 modulo 2^31, complex types
 // carry minus the index as imaginary part — so any reader can check any element.

@@ -1,4 +1,4 @@
-// distarray: the command-line tool over the library (DESIGN Sec. 7).
+// distarray: the command-line tool over the library (ARCHITECTURE Sec. 7).
 
 #include "commands.hpp"
 

@@ -1,5 +1,5 @@
 // distarray redist: move the test pattern from one layout to another with a
-// plan, repeatedly, and report what it cost (DESIGN Sec. 7).
+// plan, repeatedly, and report what it cost (ARCHITECTURE Sec. 7).
 
 #include "args.hpp"
 #include "commands.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The layout text syntax (DESIGN Sec. 3), parsed before the array's extents
+// The layout text syntax (ARCHITECTURE Sec. 3), parsed before the array's extents
 // are known:
 //   layout := dist ("," dist)* "on" grid
 //   dist   := "block" | "block(" m ")" | "cyclic" | "cyclic(" b ")" | "*"

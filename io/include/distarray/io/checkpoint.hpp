@@ -1,5 +1,5 @@
 #pragma once
-// HDF5 checkpoints of DistArrays (DESIGN Sec. 6).
+// HDF5 checkpoints of DistArrays (ARCHITECTURE Sec. 6).
 //
 //   distarray::CheckpointWriter w("run.h5", MPI_COMM_WORLD);   // collective
 //   w.write("step_100/u", u);                                  // any layout, D, type

@@ -1,7 +1,7 @@
 #pragma once
 // The copy tables of one exchange from layout `from` to layout `to`, seen
 // from one rank: per dimension the 1-D schedules, composed by tensor product
-// (DESIGN Sec. 4 step 2) into one message per peer coordinate tuple.
+// (ARCHITECTURE Sec. 4 step 2) into one message per peer coordinate tuple.
 
 #include <distarray/core/layout.hpp>
 #include <distarray/redist/detail/copy_table.hpp>
