@@ -8,11 +8,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+mkdir -p build-asan
+log=build-asan/build.log
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTARRAY_SANITIZE=ON \
-  -DDISTARRAY_BUILD_BENCHMARKS=OFF > build-asan.log 2>&1 || { cat build-asan.log; exit 1; }
+  -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 || { cat $log; exit 1; }
 targets=(test_core test_redist test_core_mpi test_redist_mpi test_io_mpi fuzz_layout fuzz_cli_args
          fuzz_checkpoint_meta)
-cmake --build build-asan -j 2 --target "${targets[@]}" >> build-asan.log 2>&1 || { tail -50 build-asan.log; exit 1; }
+cmake --build build-asan -j 2 --target "${targets[@]}" >> $log 2>&1 || { tail -50 $log; exit 1; }
 cd build-asan
 # allocator_may_return_null: tests ask for impossible sizes on purpose and expect AllocationError.
 asan=abort_on_error=1:detect_stack_use_after_return=1:allocator_may_return_null=1

@@ -9,12 +9,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p build-fuzz
+log=build-fuzz/build.log
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTARRAY_FUZZ=ON \
-  -DDISTARRAY_BUILD_EXAMPLES=OFF -DDISTARRAY_BUILD_BENCHMARKS=OFF > build-fuzz.log 2>&1 \
-  || { cat build-fuzz.log; exit 1; }
+  -DDISTARRAY_BUILD_EXAMPLES=OFF -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 \
+  || { cat $log; exit 1; }
 targets=(layout cli_args checkpoint_meta)
-cmake --build build-fuzz -j 2 --target "${targets[@]/#/fuzz_}" >> build-fuzz.log 2>&1 \
-  || { tail -50 build-fuzz.log; exit 1; }
+cmake --build build-fuzz -j 2 --target "${targets[@]/#/fuzz_}" >> $log 2>&1 \
+  || { tail -50 $log; exit 1; }
 export ASAN_OPTIONS=detect_leaks=0  # MPI's allocations live to exit; fuzzing looks for memory errors
 for t in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"

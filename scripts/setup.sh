@@ -27,6 +27,8 @@ fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > build.log 2>&1 || { cat build.log; exit 1; }
-cmake --build build -j "$(nproc)" >> build.log 2>&1 || { tail -n 60 build.log; exit 1; }
-echo "setup: build ready in ./build (log: build.log)"
+mkdir -p build  # the log lives inside the build folder
+log=build/build.log
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > $log 2>&1 || { cat $log; exit 1; }
+cmake --build build -j "$(nproc)" >> $log 2>&1 || { tail -n 60 $log; exit 1; }
+echo "setup: build ready in ./build (log: $log)"
