@@ -8,14 +8,14 @@
 // Run it at each thread count to compare, on a quiet machine, e.g.
 //   for t in 1 2; do OMP_NUM_THREADS=$t OMP_WAIT_POLICY=active \
 //     build-openmp/bench/bench_pack_kernels --json docs/bench/pack_kernels_${t}t.json; done
-// (OMP_WAIT_POLICY=passive, right when ranks x threads oversubscribe the
-// cores, wakes sleeping threads at every kernel launch: one launch per
-// message then costs more than the copy.)  "par. copy" is a plain parallel
-// copy of the same bytes by every thread: what the memory system gives.
+// Each pack and unpack is one kernel launch over the side's messages, as in
+// a plan.  (OMP_WAIT_POLICY=passive, right when ranks x threads oversubscribe
+// the cores, wakes sleeping threads at every launch.)  "par. copy" is a plain
+// parallel copy of the same bytes by every thread: what the memory system gives.
 // Prints a table and, with --json FILE, the same as JSON.
 
 #include <distarray/core.hpp>
-#include <distarray/redist/detail/copy_kernels.hpp>
+#include <distarray/redist/detail/packer.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
 
 #include <algorithm>
@@ -44,15 +44,6 @@ double seconds_of(int reps, const auto& f) {
   return t[t.size() / 2];
 }
 
-template <class Item>
-Kokkos::View<Item*, Space> on_device(const std::vector<Item>& items) {
-  Kokkos::View<Item*, Space> v("bench::table", items.size());
-  auto host = Kokkos::create_mirror_view(v);
-  for (std::size_t i = 0; i < items.size(); ++i) host(i) = items[i];
-  Kokkos::deep_copy(v, host);
-  return v;
-}
-
 struct Row {
   std::string name;
   double bytes, pack, unpack, memcpy, parallel_copy;
@@ -67,15 +58,11 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
   const auto [table, unused] =
       detail::exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic,
                                  rank_of_from, rank_of_to, false, {StorageOrder::row_major, dest_order});
-  const auto rows = on_device(table.rows);
-  const auto runs = on_device(table.runs);
+  const detail::Packer<double, Space> packer(table);
   Kokkos::View<double*, Space> local("bench::local", std::size_t(table.total)),
       buffer("bench::buffer", std::size_t(table.total)), copy("bench::copy", std::size_t(table.total));
   Kokkos::deep_copy(local, 1.0);
-  const auto all = [&](bool pack) {
-    for (const auto& m : table.messages)
-      detail::copy_message(m, table.strided, rows, runs, local.data(), buffer.data(), pack);
-  };
+  const auto all = [&](bool pack) { packer.copy_all(local.data(), {buffer.data()}, pack); };
   Row r{name, double(table.total) * sizeof(double), 0, 0, 0, 0};
   all(true);  // warm-up: pages touched
   r.pack = seconds_of(reps, [&] { all(true); });

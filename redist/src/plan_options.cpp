@@ -16,11 +16,16 @@ constexpr detail::NameTable<ExchangeEngine, 5> engine_names = {{{ExchangeEngine:
                                                                 {ExchangeEngine::encoded, "encoded"},
                                                                 {ExchangeEngine::datatype, "datatype"}}};
 
+constexpr detail::NameTable<BufferStaging, 3> staging_names = {
+    {{BufferStaging::automatic, "auto"}, {BufferStaging::host, "host"}, {BufferStaging::none, "none"}}};
+
 }  // namespace
 
 std::string_view to_string(RedistMethod m) { return detail::name_of(method_names, m); }
 std::string_view to_string(ExchangeEngine e) { return detail::name_of(engine_names, e); }
 RedistMethod parse_redist_method(std::string_view t) { return detail::value_of(method_names, t, "method"); }
+std::string_view to_string(BufferStaging s) { return detail::name_of(staging_names, s); }
+BufferStaging parse_buffer_staging(std::string_view t) { return detail::value_of(staging_names, t, "staging"); }
 ExchangeEngine parse_exchange_engine(std::string_view t) {
   return detail::value_of(engine_names, t, "exchange engine");
 }

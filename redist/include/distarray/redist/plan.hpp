@@ -21,9 +21,14 @@
 // lists every candidate with its phases and cost.
 // Buffers, copy tables and intermediate blocks live in the plan.
 
+#ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
+#define DISTARRAY_INCLUDING_DETAIL
+#define DISTARRAY_INCLUDING_DETAIL_FROM_PLAN
+#endif
+
 #include <distarray/core/dist_array.hpp>
 #include <distarray/redist/candidates.hpp>
-#include <distarray/redist/detail/exchange_step.hpp>
+#include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
 #include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/plan_options.hpp>
@@ -33,6 +38,11 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#ifdef DISTARRAY_INCLUDING_DETAIL_FROM_PLAN
+#undef DISTARRAY_INCLUDING_DETAIL
+#undef DISTARRAY_INCLUDING_DETAIL_FROM_PLAN
+#endif
 
 namespace distarray {
 
@@ -94,15 +104,17 @@ class Plan {
     if (steps_.empty()) {  // the same mapping: local blocks are identical
       Kokkos::deep_copy(out.local(), in.local());
     } else {
+      report_.pack_launches = report_.unpack_launches = 0;
+      bool settled = true;
       for (std::size_t s = 0; s < steps_.size(); ++s) {
         T* target = s + 1 == steps_.size() ? dst : stages_[s].data();
+        settled = settled && steps_[s]->settled();
         steps_[s]->execute(src, target, report_);
         src = target;
       }
+      if (!settled) report_.exchange = engine_names();  // the automatic engine settles after a few executions
     }
     ++report_.executions;
-    if (report_.exchange.find("measuring") != std::string::npos)
-      report_.exchange = engine_names();  // the automatic engine settles after a few executions
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
@@ -121,7 +133,6 @@ class Plan {
   const PlanReport& report() const { return report_; }
 
  private:
-  using Step = detail::ExchangeStep<T, MemorySpace>;
   static constexpr StorageOrder source_order = storage_order_of<SourceOrder>();
   static constexpr StorageOrder destination_order = storage_order_of<DestOrder>();
 
@@ -291,8 +302,11 @@ class Plan {
       return detail::exchange_tables<D>(from, to, from.grid().coord_of(rank_), my_dst, options_.schedule,
                                         src_rank_of, dst_rank_of, !encoded, orders);
     });
-    steps_.push_back(std::make_unique<Step>(comm, int(steps_.size()), send, recv, options_));
-    if (!encoded) return;
+    const int tag = int(steps_.size());
+    if (!encoded) {
+      steps_.push_back(detail::make_step<T, MemorySpace>(comm, tag, send, recv, options_));
+      return;
+    }
     // Sender: each message's header holds the receiver's unpacking runs.
     std::vector<std::vector<index_t>> headers;
     for (const auto& m : send.messages) {
@@ -316,15 +330,15 @@ class Plan {
                            detail::message_order(orders));
       return table;
     };
-    steps_.back()->use_encoding(std::move(headers), decode);
+    steps_.push_back(
+        detail::make_step<T, MemorySpace>(comm, tag, send, recv, options_, {std::move(headers), decode}));
   }
 
   /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
   std::string engine_names() const {
     std::string s;
     for (const auto& step : steps_)
-      if (s.find(step->engine()) == std::string::npos)
-        s += (s.empty() ? "" : ",") + std::string(step->engine());
+      if (s.find(step->engine()) == std::string::npos) s += (s.empty() ? "" : ",") + step->engine();
     return s.empty() ? std::string(to_string(options_.exchange)) : s;
   }
 
@@ -348,7 +362,7 @@ class Plan {
   std::vector<Candidate<D>> candidates_;
   std::size_t chosen_ = 0;
   std::unique_ptr<ProcGrid<D>> grid_;  // indirect: the grid's sub-communicators
-  std::vector<std::unique_ptr<Step>> steps_;
+  std::vector<std::unique_ptr<detail::Step>> steps_;
   std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
   PlanReport report_;
 };

@@ -7,6 +7,8 @@
 
 #include <climits>
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace distarray {
@@ -30,16 +32,26 @@ enum class ExchangeEngine {
               ///< (host-accessible memory; other spaces fall back to packing)
 };
 
+/// How exchange buffers in memory the host cannot access (a GPU's) reach MPI.
+enum class BufferStaging {
+  automatic,  ///< through host mirrors, unless DISTARRAY_GPU_AWARE_MPI=1 declares a GPU-aware MPI
+  host,       ///< always through host mirrors (on host memory: an extra copy, used by the tests)
+  none,       ///< the buffers themselves: the MPI library reads and writes device memory
+};
+
 std::string_view to_string(RedistMethod m);
 std::string_view to_string(ExchangeEngine e);
+std::string_view to_string(BufferStaging s);
 /// Inverses of to_string; UsageError names an unknown value.
 RedistMethod parse_redist_method(std::string_view text);
 ExchangeEngine parse_exchange_engine(std::string_view text);
+BufferStaging parse_buffer_staging(std::string_view text);
 
 struct PlanOptions {
   RedistMethod method = RedistMethod::automatic;
   ScheduleMethod schedule = ScheduleMethod::automatic;
   ExchangeEngine exchange = ExchangeEngine::automatic;
+  BufferStaging staging = BufferStaging::automatic;
   /// Largest piece one MPI call carries, in bytes; longer messages are split.
   /// Tests lower it to exercise the splitting with small arrays.
   std::size_t max_message_bytes = INT_MAX;

@@ -10,9 +10,9 @@
 namespace distarray {
 
 struct PlanReport {
-  std::string method;     ///< "direct" or "indirect"
-  std::string schedule;   ///< the 1-D generator(s) used
-  std::string exchange;   ///< the engine
+  std::string method;     ///< the chosen candidate's name, as Plan::explain() lists it
+  std::string schedule;   ///< the 1-D generator of each dimension
+  std::string exchange;   ///< the steps' engines ("auto(measuring)" until the automatic choice is made)
   int steps = 0;          ///< exchanges per execution (indirect: one per changed dimension)
   int peers = 0;          ///< distinct ranks this rank sends to or receives from, self excluded
   int messages_sent = 0;  ///< per execution, self excluded
@@ -24,6 +24,11 @@ struct PlanReport {
   /// With a renumbered destination: the rank holding each destination grid
   /// coordinate (row-major); empty otherwise.
   std::vector<int> destination_ranks;
+
+  /// Kernel launches of the last execution: one per side per step (p2p and
+  /// encoded unpack each message on arrival, one launch each).
+  int pack_launches = 0;
+  int unpack_launches = 0;
 
   int executions = 0;
   double plan_seconds = 0;

@@ -40,6 +40,22 @@ struct CopyRun {
   index_t stride;
 };
 
+/// Rows and run elements per cache tile of a strided copy (32 x 32 doubles:
+/// 8 KiB, inside L1), and run elements per TLB block: the tiles of one
+/// block of rows x copy_block run elements touch few enough pages to stay
+/// in the TLB.
+constexpr index_t copy_tile = 32;
+constexpr index_t copy_block = 256;
+
+/// One team's work in copy_tiles: rows [row_begin, row_end) of one message
+/// (at most copy_tile) and its run elements [element_begin, element_end) (at
+/// most copy_block); run_begin is the first run ending past element_begin.
+struct TileTask {
+  index_t row_begin, row_end;
+  index_t element_begin, element_end;
+  index_t run_begin;
+};
+
 struct CopyTable {
   struct Message {
     int rank;        ///< in the exchange's communicator
@@ -52,6 +68,11 @@ struct CopyTable {
   std::vector<CopyRun> runs;
   index_t total = 0;     ///< elements in all messages
   bool strided = false;  ///< runs step across the block's storage order (a local transpose)
+
+  /// The tile tasks of messages [first, last), the row tiles of a block of
+  /// run elements consecutive (so that a serial or threaded backend reuses
+  /// its pages).
+  std::vector<TileTask> tile_tasks(std::size_t first, std::size_t last) const;
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
   /// local block of the given extents and storage order; its elements go in

@@ -1,0 +1,60 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/exchange_buffers.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// ExchangeBuffers: what an exchange engine needs of a step's typed half
+// (StepBuffers<T, Space>): packing, buffers that MPI reads and writes, and
+// unpacking.  Engines see bytes and messages only, so they are compiled once
+// (redist/src/exchange/), not per element type and memory space.
+
+#include <distarray/core/types.hpp>
+#include <distarray/redist/detail/copy_table.hpp>
+
+#include <functional>
+#include <vector>
+
+namespace distarray::detail {
+
+/// Builds the receive table of an encoded message from `source` out of its header.
+using Decoder = std::function<CopyTable(int source, const std::vector<index_t>& header)>;
+
+class ExchangeBuffers {
+ public:
+  virtual ~ExchangeBuffers() = default;
+
+  /// The local block `in` into the send buffer in one kernel launch, fenced,
+  /// then staged to where MPI reads it.
+  virtual void pack(const void* in) = 0;
+  /// The packed send buffer and the receive buffer as MPI reads and writes
+  /// them (their host mirrors when the buffers are staged).
+  virtual char* send_bytes() = 0;
+  virtual char* recv_bytes() = 0;
+  /// Every received message into `out` in one kernel launch, fenced; the
+  /// message to oneself from the send buffer (`self_from_send`) or from the
+  /// receive buffer (when MPI moved it too).
+  virtual void unpack(void* out, bool self_from_send) = 0;
+  /// Received message i alone (unpacking on arrival), fenced.
+  virtual void unpack_message(std::size_t i, void* out) = 0;
+  /// The message to oneself, straight from the send buffer, fenced.
+  virtual void unpack_self(void* out) = 0;
+
+  /// Encoded messages: a receive buffer of `elements` (it grows to the
+  /// largest message, then stays) as MPI writes it.
+  virtual char* scratch_bytes(index_t elements) = 0;
+  /// The table of the message from `source` that `decode` builds out of
+  /// `header`, kept per source and rebuilt only when the header changes;
+  /// returns its element count.
+  virtual index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) = 0;
+  /// Unpacks the message from `source` as its decoded table says, from the
+  /// scratch buffer or, for the message to oneself, from the send buffer at
+  /// element `send_offset` (else negative); fenced.
+  virtual void unpack_decoded(int source, void* out, index_t send_offset) = 0;
+
+  /// Frees the buffer of each side the engine moves in place.
+  virtual void release(bool send, bool recv) = 0;
+
+  /// Kernel launches since the counters were last reset.
+  int pack_launches = 0, unpack_launches = 0;
+};
+
+}  // namespace distarray::detail

@@ -1,0 +1,48 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/exchange_choice.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// Which engine one exchange step runs, decided in one place and together by
+// every rank of the step's communicator, and how its buffers reach MPI.
+
+#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/plan_options.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <optional>
+#include <utility>
+
+namespace distarray::detail {
+
+struct ExchangeChoice {
+  /// Never `automatic` unless the step measures alltoallv against datatype.
+  ExchangeEngine engine = ExchangeEngine::p2p;
+  /// The sides MPI moves in place by derived datatypes (datatype; for
+  /// automatic, the sides its datatype trial moves so).
+  bool send_typed = false, recv_typed = false;
+
+  bool send_buffer() const { return engine == ExchangeEngine::automatic || !send_typed; }
+  bool recv_buffer() const { return engine == ExchangeEngine::automatic || !recv_typed; }
+};
+
+/// Collective over `comm`: the engine `options.exchange` asks for, as this
+/// step can run it.  The collectives take int counts, so a step with a
+/// message above `options.max_message_bytes` or INT_MAX on any rank runs
+/// point-to-point in chunks; derived datatypes need arrays MPI can read
+/// (`mpi_reads_arrays`).  The automatic engine types the sides whose runs are
+/// contiguous and long, and measures only when that leaves something to compare.
+ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
+                               std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays);
+
+/// Whether buffers in a space go to MPI through host mirrors: `staging` as
+/// asked, or automatically for spaces the host cannot access unless
+/// DISTARRAY_GPU_AWARE_MPI=1 says MPI reads device memory.
+bool staged_buffers(BufferStaging staging, bool host_space);
+
+/// {send, receive} positions of the message to oneself, if there is one.
+std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,
+                                                                 int rank);
+
+}  // namespace distarray::detail

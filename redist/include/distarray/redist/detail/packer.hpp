@@ -1,0 +1,78 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/packer.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// Packer: one side of an exchange (a CopyTable) on the execution space, with
+// the kernel policy its runs need — copy_runs for contiguous runs and spaced
+// single elements, copy_tiles for a local transpose.  Any range of
+// consecutive messages is one kernel launch: a whole side per step, or one
+// message where the engine unpacks on arrival.
+
+#include <distarray/redist/detail/copy_kernels.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+/// `items` in a new view of `Space`.
+template <class Item, class Space>
+Kokkos::View<Item*, Space> to_space(const char* label, const std::vector<Item>& items) {
+  Kokkos::View<Item*, Space> v(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing),
+                               items.size());
+  auto host = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < items.size(); ++i) host(i) = items[i];
+  Kokkos::deep_copy(v, host);
+  return v;
+}
+
+template <class T, class Space>
+class Packer {
+ public:
+  Packer() = default;
+  explicit Packer(const CopyTable& table)
+      : messages_(table.messages),
+        tiled_(table.strided),
+        rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
+        runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)) {
+    if (!tiled_) return;
+    std::vector<TileTask> tasks;
+    first_task_.push_back(0);
+    for (std::size_t i = 0; i < messages_.size(); ++i) {
+      const auto some = table.tile_tasks(i, i + 1);
+      tasks.insert(tasks.end(), some.begin(), some.end());
+      first_task_.push_back(index_t(tasks.size()));
+    }
+    tasks_ = to_space<TileTask, Space>("distarray::tile_tasks", tasks);
+  }
+
+  const std::vector<CopyTable::Message>& messages() const { return messages_; }
+
+  /// Copies messages [first, last): pack (local -> buffer) or unpack.  Returns
+  /// the number of kernel launches (0 for no element, else 1); not fenced.
+  int copy(std::size_t first, std::size_t last, T* local, BufferWindow<T> buf, bool pack) const {
+    if (first >= last) return 0;
+    const index_t begin = messages_[first].rows_begin, end = messages_[last - 1].rows_end;
+    if (begin >= end) return 0;
+    if (tiled_)
+      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack);
+    else
+      copy_runs(rows_, runs_, begin, end, local, buf, pack);
+    return 1;
+  }
+  int copy_all(T* local, BufferWindow<T> buf, bool pack) const {
+    return copy(0, messages_.size(), local, buf, pack);
+  }
+
+ private:
+  std::vector<CopyTable::Message> messages_;
+  bool tiled_ = false;
+  Kokkos::View<CopyRow*, Space> rows_;
+  Kokkos::View<CopyRun*, Space> runs_;
+  Kokkos::View<TileTask*, Space> tasks_;
+  std::vector<index_t> first_task_;  // message -> its first tile task (tiled only)
+};
+
+}  // namespace distarray::detail

@@ -1,0 +1,77 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/step.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// Step: one exchange of a plan — its buffers (the typed half, StepBuffers)
+// and the engine the choice made (compiled once, redist/src/exchange/).
+// make_step builds both for an element type and memory space.
+
+#include <distarray/core/collective.hpp>
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/step_buffers.hpp>
+#include <distarray/redist/plan_report.hpp>
+
+#include <mpi.h>
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+class Exchange;
+struct StepShape;
+
+/// The encoded engine's messages: per send message the receiver's unpacking
+/// runs, and how a receiver rebuilds its table from them.
+struct Encoding {
+  std::vector<std::vector<index_t>> headers;
+  Decoder decode;
+};
+
+class Step {
+ public:
+  /// Collective over `comm` (not owned; every rank of it builds and executes
+  /// the step).  Steps sharing a communicator need different `tag`s.
+  Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
+       const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
+       Encoding encoding);
+  Step(const Step&) = delete;
+  Step& operator=(const Step&) = delete;
+  ~Step();
+
+  /// Moves the local block `in` into `out`; adds times and kernel launches to the report.
+  void execute(const void* in, void* out, PlanReport& report);
+  /// Adds this step's messages and bytes to the report.
+  void describe(PlanReport& report) const;
+  /// The ranks of the step's communicator it exchanges with, self excluded.
+  std::vector<int> peers() const;
+  /// The engine's name ("auto(measuring)" until the automatic choice is made).
+  std::string engine() const;
+  bool settled() const;
+
+ private:
+  std::unique_ptr<StepShape> shape_;
+  std::unique_ptr<ExchangeBuffers> buffers_;
+  std::unique_ptr<Exchange> exchange_;
+};
+
+/// A step moving elements of T in `Space`, whose buffers reach MPI as `options.staging` says.
+template <class T, class Space>
+std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
+                                const PlanOptions& options, Encoding encoding = {}) {
+  constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
+  const bool staged = staged_buffers(options.staging, host_space);
+  const ExchangeChoice choice = choose_exchange(comm, send, recv, sizeof(T), options, host_space || !staged);
+  int rank = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  // No rank alone may fail to allocate before the step's collectives.
+  std::unique_ptr<ExchangeBuffers> buffers =
+      agreed(comm, [&] { return std::make_unique<StepBuffers<T, Space>>(send, recv, rank, choice, staged); });
+  return std::make_unique<Step>(comm, tag, send, recv, sizeof(T), options, choice, std::move(buffers),
+                                std::move(encoding));
+}
+
+}  // namespace distarray::detail

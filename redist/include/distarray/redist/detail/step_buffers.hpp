@@ -1,0 +1,133 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/step_buffers.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// StepBuffers: the typed half of one exchange step — the two packers, the
+// send and receive buffers in the arrays' memory space and, when the buffers
+// are staged (a space MPI cannot read, or forced by PlanOptions::staging),
+// their host mirrors.  Everything is allocated when the step is built;
+// executions allocate nothing (decoded encoded-message tables are kept).
+
+#include <distarray/core/checked.hpp>
+#include <distarray/redist/detail/exchange_buffers.hpp>
+#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/packer.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+
+namespace distarray::detail {
+
+template <class T, class Space>
+class StepBuffers final : public ExchangeBuffers {
+  using Buffer = Kokkos::View<T*, Space>;
+  using Mirror = typename Buffer::HostMirror;
+
+ public:
+  /// `rank`: this rank in the exchange's communicator; `staged`: MPI reads
+  /// and writes host mirrors of the buffers.
+  StepBuffers(const CopyTable& send, const CopyTable& recv, int rank, const ExchangeChoice& choice, bool staged)
+      : send_(send), recv_(recv), staged_(staged), self_(self_message(send, recv, rank)) {
+    checked_bytes(send.total, sizeof(T));
+    checked_bytes(recv.total, sizeof(T));
+    send_buf_ = buffer("distarray::send_buffer", choice.send_buffer() ? send.total : 0, send_host_);
+    recv_buf_ = buffer("distarray::recv_buffer", choice.recv_buffer() ? recv.total : 0, recv_host_);
+  }
+
+  void pack(const void* in) override {
+    pack_launches += send_.copy_all(const_cast<T*>(static_cast<const T*>(in)), {send_buf_.data()}, true);
+    Kokkos::fence();  // complete before MPI reads the buffer
+    if (staged_) Kokkos::deep_copy(send_host_, send_buf_);
+  }
+  char* send_bytes() override { return bytes(staged_ ? send_host_.data() : send_buf_.data()); }
+  char* recv_bytes() override { return bytes(staged_ ? recv_host_.data() : recv_buf_.data()); }
+
+  void unpack(void* out, bool self_from_send) override {
+    if (staged_) Kokkos::deep_copy(recv_buf_, recv_host_);
+    const auto all = std::pair(std::size_t(0), recv_.messages().size());
+    unpack_launches += recv_.copy(all.first, all.second, typed(out), window(self_from_send), false);
+    Kokkos::fence();
+  }
+  void unpack_message(std::size_t i, void* out) override {
+    const CopyTable::Message& m = recv_.messages()[i];
+    if (staged_) {
+      const auto part = std::pair(m.offset, m.offset + m.count);
+      Kokkos::deep_copy(Kokkos::subview(recv_buf_, part), Kokkos::subview(recv_host_, part));
+    }
+    unpack_launches += recv_.copy(i, i + 1, typed(out), {recv_buf_.data()}, false);
+    Kokkos::fence();
+  }
+  void unpack_self(void* out) override {
+    if (!self_) return;
+    unpack_launches += recv_.copy(self_->second, self_->second + 1, typed(out), window(true), false);
+    Kokkos::fence();
+  }
+
+  char* scratch_bytes(index_t elements) override {
+    if (index_t(scratch_.size()) < elements) scratch_ = buffer("distarray::encoded_scratch", elements, scratch_host_);
+    return bytes(staged_ ? scratch_host_.data() : scratch_.data());
+  }
+  index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) override {
+    auto& [kept_header, table] = decoded_[source];
+    if (kept_header != header) {
+      kept_header = header;
+      table = Packer<T, Space>(decode(source, header));
+    }
+    return decode_count(table);
+  }
+  void unpack_decoded(int source, void* out, index_t send_offset) override {
+    const Packer<T, Space>& table = decoded_.at(source).second;
+    T* from = send_offset >= 0 ? send_buf_.data() + send_offset : scratch_.data();
+    if (send_offset < 0 && staged_) {
+      const auto part = std::pair(index_t(0), decode_count(table));
+      Kokkos::deep_copy(Kokkos::subview(scratch_, part), Kokkos::subview(scratch_host_, part));
+    }
+    unpack_launches += table.copy_all(typed(out), {from}, false);
+    Kokkos::fence();
+  }
+
+  void release(bool send, bool recv) override {
+    if (send) send_buf_ = Buffer(), send_host_ = Mirror();
+    if (recv) recv_buf_ = Buffer(), recv_host_ = Mirror();
+  }
+
+ private:
+  static index_t decode_count(const Packer<T, Space>& p) {
+    return p.messages().empty() ? 0 : p.messages().back().offset + p.messages().back().count;
+  }
+  static char* bytes(T* p) { return reinterpret_cast<char*>(p); }
+  static T* typed(void* p) { return static_cast<T*>(p); }
+
+  Buffer buffer(const char* label, index_t elements, Mirror& host) const {
+    const auto alloc = Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing);
+    host = staged_ ? Mirror(Kokkos::view_alloc(std::string(label) + "_host", Kokkos::WithoutInitializing),
+                            elements)
+                   : Mirror();
+    return Buffer(alloc, elements);
+  }
+
+  /// The receive buffer, with the message to oneself read from the send buffer when asked.
+  BufferWindow<T> window(bool self_from_send) const {
+    BufferWindow<T> w{recv_buf_.data()};
+    if (!self_from_send || !self_) return w;
+    const CopyTable::Message& s = send_.messages()[self_->first];
+    const CopyTable::Message& r = recv_.messages()[self_->second];
+    w.alt = send_buf_.data();
+    w.alt_shift = s.offset - r.offset;
+    w.alt_begin = r.rows_begin;
+    w.alt_end = r.rows_end;
+    return w;
+  }
+
+  Packer<T, Space> send_, recv_;
+  bool staged_;
+  std::optional<std::pair<std::size_t, std::size_t>> self_;
+  Buffer send_buf_, recv_buf_, scratch_;
+  Mirror send_host_, recv_host_, scratch_host_;  // staged buffers only
+  std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;  // encoded: per source
+};
+
+}  // namespace distarray::detail

@@ -1,0 +1,105 @@
+// The collective engines: packed buffers through MPI_(Neighbor_)alltoallv,
+// or derived datatypes through MPI_(Neighbor_)alltoallw (PeerExchange picks
+// the neighbour form when the sharing ranks are a sparse graph).
+
+#include "exchange.hpp"
+
+#include <optional>
+
+namespace distarray::detail {
+
+double add_seconds(double& total, double start) {
+  const double now = MPI_Wtime();
+  total += now - start;
+  return now;
+}
+
+namespace {
+
+class AlltoallvExchange final : public Exchange {
+ public:
+  AlltoallvExchange(ExchangeBuffers& buffers, std::shared_ptr<const PeerExchange> peers)
+      : buffers_(buffers), peers_(std::move(peers)) {}
+
+  void start(const void* in, void*, PlanReport& report) override {
+    double t = MPI_Wtime();
+    buffers_.pack(in);
+    t = add_seconds(report.pack_seconds, t);
+    peers_->alltoallv(buffers_.send_bytes(), buffers_.recv_bytes());
+    add_seconds(report.exchange_seconds, t);
+  }
+  void wait(void* out, PlanReport& report) override {
+    const double t = MPI_Wtime();
+    buffers_.unpack(out, true);  // the message to oneself straight from the send buffer
+    add_seconds(report.unpack_seconds, t);
+  }
+  std::string name() const override { return peers_->sparse() ? "alltoallv(neighbors)" : "alltoallv"; }
+
+ private:
+  ExchangeBuffers& buffers_;
+  std::shared_ptr<const PeerExchange> peers_;
+};
+
+// MPI moves every message, the one to oneself included.  (Host memory, or a
+// GPU-aware MPI.)
+class DatatypeExchange final : public Exchange {
+ public:
+  DatatypeExchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers,
+                   std::optional<MessageTypes> send_types, std::optional<MessageTypes> recv_types)
+      : buffers_(buffers),
+        peers_(std::move(peers)),
+        send_types_(std::move(send_types)),
+        recv_types_(std::move(recv_types)) {
+    peers_->use_types(typed_send() ? &*send_types_ : nullptr, typed_recv() ? &*recv_types_ : nullptr);
+  }
+
+  void start(const void* in, void* out, PlanReport& report) override {
+    double t = MPI_Wtime();
+    if (!typed_send()) {
+      buffers_.pack(in);
+      t = add_seconds(report.pack_seconds, t);
+    }
+    peers_->alltoallw(typed_send() ? in : buffers_.send_bytes(), typed_recv() ? out : buffers_.recv_bytes());
+    add_seconds(report.exchange_seconds, t);
+  }
+  void wait(void* out, PlanReport& report) override {
+    if (typed_recv()) return;
+    const double t = MPI_Wtime();
+    buffers_.unpack(out, false);
+    add_seconds(report.unpack_seconds, t);
+  }
+  std::string name() const override {
+    const std::string graph = peers_->sparse() ? "neighbors" : "";
+    const std::string side = typed_send() && typed_recv() ? ""
+                             : typed_send()               ? "send side"
+                             : typed_recv()               ? "receive side"
+                                                          : "packed";
+    const std::string detail = side + (!side.empty() && !graph.empty() ? ", " : "") + graph;
+    return detail.empty() ? "datatype" : "datatype(" + detail + ")";
+  }
+
+ private:
+  bool typed_send() const { return send_types_.has_value(); }
+  bool typed_recv() const { return recv_types_.has_value(); }
+
+  ExchangeBuffers& buffers_;
+  std::shared_ptr<PeerExchange> peers_;
+  std::optional<MessageTypes> send_types_, recv_types_;  // the sides moved in place
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_alltoallv_exchange(const StepShape&, ExchangeBuffers& buffers,
+                                                  std::shared_ptr<const PeerExchange> peers) {
+  return std::make_unique<AlltoallvExchange>(buffers, std::move(peers));
+}
+
+std::unique_ptr<Exchange> make_datatype_exchange(const StepShape&, ExchangeBuffers& buffers,
+                                                 std::shared_ptr<PeerExchange> peers,
+                                                 std::optional<MessageTypes> send_types,
+                                                 std::optional<MessageTypes> recv_types) {
+  return std::make_unique<DatatypeExchange>(buffers, std::move(peers), std::move(send_types),
+                                            std::move(recv_types));
+}
+
+}  // namespace distarray::detail

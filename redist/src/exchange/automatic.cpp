@@ -1,0 +1,76 @@
+// The automatic engine: on the first executions, on the caller's data (the
+// result is the same either way), a warm-up with packing, then datatypes and
+// packing in turn, twice; the faster (best of two, slowest rank) stays and
+// the other engine's buffers or types are released.
+
+#include "exchange.hpp"
+
+#include <distarray/core/mpi_check.hpp>
+
+#include <algorithm>
+
+namespace distarray::detail {
+
+namespace {
+
+class AutomaticExchange final : public Exchange {
+ public:
+  AutomaticExchange(const StepShape& shape, ExchangeBuffers& buffers, std::unique_ptr<Exchange> packed,
+                    std::unique_ptr<Exchange> typed, bool send_typed, bool recv_typed)
+      : shape_(shape),
+        buffers_(buffers),
+        trial_{std::move(packed), std::move(typed)},
+        send_typed_(send_typed),
+        recv_typed_(recv_typed) {}
+
+  void start(const void* in, void* out, PlanReport& report) override {
+    started_ = MPI_Wtime();
+    current().start(in, out, report);
+  }
+
+  void wait(void* out, PlanReport& report) override {
+    current().wait(out, report);
+    if (state_ == State::decided) return;
+    const double seconds = MPI_Wtime() - started_;
+    const int t = trials_ % 2;  // 0: packed (the warm-up too), 1: typed
+    if (trials_ > 0) best_[t] = trials_ <= 2 ? seconds : std::min(best_[t], seconds);
+    if (++trials_ < trial_count) return;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, best_, 2, MPI_DOUBLE, MPI_MAX, shape_.comm));
+    state_ = State::decided;
+    chosen_ = best_[1] < best_[0] ? 1 : 0;
+    trial_[1 - chosen_].reset();
+    if (chosen_ == 1) buffers_.release(send_typed_, recv_typed_);
+  }
+
+  std::string name() const override {
+    return state_ == State::measuring ? "auto(measuring)" : trial_[chosen_]->name();
+  }
+  bool settled() const override { return state_ == State::decided; }
+
+ private:
+  enum class State { measuring, decided };
+  static constexpr int trial_count = 5;  // a warm-up, then each engine twice
+
+  Exchange& current() { return *trial_[state_ == State::decided ? chosen_ : trials_ % 2]; }
+
+  const StepShape& shape_;
+  ExchangeBuffers& buffers_;
+  std::unique_ptr<Exchange> trial_[2];  // {packed, typed}
+  bool send_typed_, recv_typed_;
+  State state_ = State::measuring;
+  int trials_ = 0, chosen_ = 0;
+  double best_[2] = {0, 0};
+  double started_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                  std::unique_ptr<Exchange> packed,
+                                                  std::unique_ptr<Exchange> typed, bool send_typed,
+                                                  bool recv_typed) {
+  return std::make_unique<AutomaticExchange>(shape, buffers, std::move(packed), std::move(typed), send_typed,
+                                             recv_typed);
+}
+
+}  // namespace distarray::detail

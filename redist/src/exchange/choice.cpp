@@ -1,0 +1,86 @@
+// The engine of a step, decided once and together (ARCHITECTURE Sec. 4).
+
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/exchange_choice.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <string_view>
+
+namespace distarray::detail {
+
+namespace {
+
+/// Runs of at least this many bytes are worth moving by datatype, in place.
+constexpr index_t typed_run_bytes = 512;
+
+/// True when a table's runs are contiguous and long on average (short or
+/// strided runs are faster packed by the kernels).
+bool worth_typing(const CopyTable& table, std::size_t element_bytes) {
+  index_t runs = 0;  // contiguous pieces: a strided run is one per element
+  for (const auto& m : table.messages) {
+    const CopyRow& first = table.rows[std::size_t(m.rows_begin)];
+    for (index_t k = first.runs_begin; k < first.runs_end; ++k) {
+      const CopyRun& run = table.runs[std::size_t(k)];
+      runs += (m.rows_end - m.rows_begin) * (run.stride == 1 ? 1 : run.length);
+    }
+  }
+  return !table.strided && table.total * index_t(element_bytes) >= typed_run_bytes * runs;
+}
+
+bool all_ranks(MPI_Comm comm, bool mine, MPI_Op op) {
+  int value = mine;
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, op, comm));
+  return value != 0;
+}
+
+}  // namespace
+
+ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
+                               std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays) {
+  ExchangeChoice c;
+  if (options.exchange == ExchangeEngine::encoded || options.exchange == ExchangeEngine::p2p) {
+    c.engine = options.exchange;
+    return c;
+  }
+  // Collectives take int byte counts and displacements: usable only if every
+  // rank's messages fit, decided together so that no rank waits in a
+  // collective the others skip.
+  const std::size_t limit = std::min<std::size_t>(options.max_message_bytes, INT_MAX);
+  const bool fits = std::size_t(send.total) * element_bytes <= limit &&
+                    std::size_t(recv.total) * element_bytes <= limit;
+  if (!all_ranks(comm, fits, MPI_LAND)) return c;  // point-to-point, in chunks
+  c.engine = mpi_reads_arrays ? options.exchange : ExchangeEngine::alltoallv;
+  if (c.engine == ExchangeEngine::datatype) {
+    c.send_typed = c.recv_typed = true;
+  } else if (c.engine == ExchangeEngine::automatic) {
+    // Each rank types its own sides: packed bytes and typed elements have the
+    // same type signature.  Nothing to measure when no side or every side is
+    // typed anywhere (no packing beats packing).
+    c.send_typed = worth_typing(send, element_bytes);
+    c.recv_typed = worth_typing(recv, element_bytes);
+    if (!all_ranks(comm, c.send_typed || c.recv_typed, MPI_LOR)) c.engine = ExchangeEngine::alltoallv;
+    if (all_ranks(comm, c.send_typed && c.recv_typed, MPI_LAND)) c.engine = ExchangeEngine::datatype;
+  }
+  if (c.engine == ExchangeEngine::alltoallv) c.send_typed = c.recv_typed = false;
+  return c;
+}
+
+bool staged_buffers(BufferStaging staging, bool host_space) {
+  if (staging != BufferStaging::automatic) return staging == BufferStaging::host;
+  if (host_space) return false;
+  const char* aware = std::getenv("DISTARRAY_GPU_AWARE_MPI");
+  return !(aware && std::string_view(aware) == "1");
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,
+                                                                 int rank) {
+  const auto is_self = [rank](const CopyTable::Message& m) { return m.rank == rank; };
+  const auto s = std::find_if(send.messages.begin(), send.messages.end(), is_self);
+  const auto r = std::find_if(recv.messages.begin(), recv.messages.end(), is_self);
+  if (s == send.messages.end() || r == recv.messages.end()) return std::nullopt;
+  return std::pair(std::size_t(s - send.messages.begin()), std::size_t(r - recv.messages.begin()));
+}
+
+}  // namespace distarray::detail

@@ -1,0 +1,74 @@
+#pragma once
+// The exchange engines of a step behind one interface: start (pack, post the
+// messages) and wait (complete them, unpack), so that a non-blocking form is
+// the same object.  Compiled once: engines see bytes and messages, and reach
+// the typed half only through ExchangeBuffers.
+
+#include <distarray/redist/detail/exchange_buffers.hpp>
+#include <distarray/redist/detail/message_types.hpp>
+#include <distarray/redist/detail/peer_exchange.hpp>
+#include <distarray/redist/plan_report.hpp>
+
+#include <mpi.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+/// What every engine knows of its step.
+struct StepShape {
+  MPI_Comm comm;  ///< not owned
+  int rank;
+  /// Steps sharing a communicator use different tags: a fast rank may
+  /// already send the next step's messages.
+  int payload_tag, header_tag;
+  std::size_t element_bytes;
+  std::size_t max_message_bytes;
+  std::vector<CopyTable::Message> send, recv;
+};
+
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  /// Packs `in` and starts moving the messages (typed sides go straight from
+  /// `in` and into `out`).
+  virtual void start(const void* in, void* out, PlanReport& report) = 0;
+  /// Completes the exchange: every message is in `out`.
+  virtual void wait(void* out, PlanReport& report) = 0;
+  /// The engine as options, reports and the command line name it.
+  virtual std::string name() const = 0;
+  /// False while the automatic engine is still measuring.
+  virtual bool settled() const { return true; }
+};
+
+/// Packed buffers through one MPI_(Neighbor_)alltoallv.
+std::unique_ptr<Exchange> make_alltoallv_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                  std::shared_ptr<const PeerExchange> peers);
+/// One MPI_(Neighbor_)alltoallw: each side with types moved in place, the others packed.
+std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                 std::shared_ptr<PeerExchange> peers,
+                                                 std::optional<MessageTypes> send_types,
+                                                 std::optional<MessageTypes> recv_types);
+/// Non-blocking sends and receives in chunks; each message unpacked as it arrives.
+std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers);
+/// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
+std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                std::vector<std::vector<index_t>> headers, Decoder decode);
+/// Measures `packed` against `typed` on the first executions and keeps the faster.
+std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                  std::unique_ptr<Exchange> packed,
+                                                  std::unique_ptr<Exchange> typed, bool send_typed,
+                                                  bool recv_typed);
+
+/// Adds seconds since `start` to `total`; returns now.
+double add_seconds(double& total, double start);
+
+/// Posts the sends (`send`) or receives of message `m` of `buffer`, in
+/// chunks of at most `shape.max_message_bytes`, appending their requests.
+void post_message(const StepShape& shape, bool send, char* buffer, const CopyTable::Message& m, int tag,
+                  std::vector<MPI_Request>& requests);
+
+}  // namespace distarray::detail

@@ -1,0 +1,86 @@
+// Thakur's asynchronous method: receives posted first, then the sends; every
+// message unpacked as soon as all of its chunks have arrived.
+
+#include "exchange.hpp"
+
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/message_chunks.hpp>
+
+namespace distarray::detail {
+
+void post_message(const StepShape& shape, bool send, char* buffer, const CopyTable::Message& m, int tag,
+                  std::vector<MPI_Request>& requests) {
+  char* base = buffer + std::size_t(m.offset) * shape.element_bytes;
+  for (const Chunk& c : split_message(std::size_t(m.count) * shape.element_bytes, shape.max_message_bytes)) {
+    requests.emplace_back();
+    if (send)
+      DISTARRAY_MPI_CHECK(
+          MPI_Isend(base + c.offset, c.bytes, MPI_BYTE, m.rank, tag, shape.comm, &requests.back()));
+    else
+      DISTARRAY_MPI_CHECK(
+          MPI_Irecv(base + c.offset, c.bytes, MPI_BYTE, m.rank, tag, shape.comm, &requests.back()));
+  }
+}
+
+namespace {
+
+class PointToPointExchange final : public Exchange {
+ public:
+  PointToPointExchange(const StepShape& shape, ExchangeBuffers& buffers) : shape_(shape), buffers_(buffers) {}
+
+  void start(const void* in, void* out, PlanReport& report) override {
+    double t = MPI_Wtime();
+    requests_.clear();  // the vectors keep their capacity: no allocation after the first execution
+    owner_.clear();
+    outstanding_.assign(shape_.recv.size(), 0);
+    for (std::size_t i = 0; i < shape_.recv.size(); ++i) {
+      if (shape_.recv[i].rank == shape_.rank) continue;
+      const std::size_t before = requests_.size();
+      post_message(shape_, false, buffers_.recv_bytes(), shape_.recv[i], shape_.payload_tag, requests_);
+      outstanding_[i] = int(requests_.size() - before);
+      owner_.resize(requests_.size(), i);
+    }
+    receives_ = requests_.size();
+    buffers_.pack(in);
+    t = add_seconds(report.pack_seconds, t);
+    for (const auto& m : shape_.send)
+      if (m.rank != shape_.rank) post_message(shape_, true, buffers_.send_bytes(), m, shape_.payload_tag, requests_);
+    t = add_seconds(report.exchange_seconds, t);
+    buffers_.unpack_self(out);
+    add_seconds(report.unpack_seconds, t);
+  }
+
+  void wait(void* out, PlanReport& report) override {
+    double t = MPI_Wtime();
+    for (std::size_t done = 0; done < receives_; ++done) {
+      int index = MPI_UNDEFINED;
+      DISTARRAY_MPI_CHECK(MPI_Waitany(int(receives_), requests_.data(), &index, MPI_STATUS_IGNORE));
+      const std::size_t message = owner_[std::size_t(index)];
+      if (--outstanding_[message] > 0) continue;
+      t = add_seconds(report.exchange_seconds, t);
+      buffers_.unpack_message(message, out);
+      t = add_seconds(report.unpack_seconds, t);
+    }
+    DISTARRAY_MPI_CHECK(
+        MPI_Waitall(int(requests_.size() - receives_), requests_.data() + receives_, MPI_STATUSES_IGNORE));
+    add_seconds(report.exchange_seconds, t);
+  }
+
+  std::string name() const override { return "p2p"; }
+
+ private:
+  const StepShape& shape_;
+  ExchangeBuffers& buffers_;
+  std::vector<MPI_Request> requests_;  // receives first, then sends
+  std::vector<std::size_t> owner_;     // receive request -> receive message
+  std::vector<int> outstanding_;       // receive message -> chunks not yet arrived
+  std::size_t receives_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers) {
+  return std::make_unique<PointToPointExchange>(shape, buffers);
+}
+
+}  // namespace distarray::detail

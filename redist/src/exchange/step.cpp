@@ -1,0 +1,91 @@
+// Step: the engine factory and what a step reports.
+
+#include <distarray/core/collective.hpp>
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/step.hpp>
+
+#include "exchange.hpp"
+
+namespace distarray::detail {
+
+namespace {
+
+std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv,
+                                        const ExchangeChoice& choice, ExchangeBuffers& buffers,
+                                        Encoding encoding) {
+  switch (choice.engine) {
+    case ExchangeEngine::encoded:
+      return make_encoded_exchange(shape, buffers, std::move(encoding.headers), std::move(encoding.decode));
+    case ExchangeEngine::p2p:
+      return make_point_to_point_exchange(shape, buffers);
+    case ExchangeEngine::alltoallv:
+    case ExchangeEngine::datatype:
+    case ExchangeEngine::automatic:
+      break;
+  }
+  auto peers = std::make_shared<PeerExchange>(shape.comm, shape.send, shape.recv, shape.element_bytes);
+  if (choice.engine == ExchangeEngine::alltoallv) return make_alltoallv_exchange(shape, buffers, peers);
+  // Types for the sides moved in place (agreed: they allocate).
+  auto [send_types, recv_types] = agreed(shape.comm, [&] {
+    std::pair<std::optional<MessageTypes>, std::optional<MessageTypes>> types;
+    if (choice.send_typed) types.first.emplace(send, shape.element_bytes);
+    if (choice.recv_typed) types.second.emplace(recv, shape.element_bytes);
+    return types;
+  });
+  auto typed = make_datatype_exchange(shape, buffers, peers, std::move(send_types), std::move(recv_types));
+  if (choice.engine == ExchangeEngine::datatype) return typed;
+  return make_automatic_exchange(shape, buffers, make_alltoallv_exchange(shape, buffers, peers),
+                                 std::move(typed), choice.send_typed, choice.recv_typed);
+}
+
+}  // namespace
+
+Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
+           const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
+           Encoding encoding)
+    : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
+                                                   options.max_message_bytes, send.messages, recv.messages})),
+      buffers_(std::move(buffers)) {
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &shape_->rank));
+  exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoding));
+}
+
+Step::~Step() = default;
+
+void Step::execute(const void* in, void* out, PlanReport& report) {
+  buffers_->pack_launches = buffers_->unpack_launches = 0;
+  exchange_->start(in, out, report);
+  exchange_->wait(out, report);
+  report.pack_launches += buffers_->pack_launches;
+  report.unpack_launches += buffers_->unpack_launches;
+}
+
+void Step::describe(PlanReport& r) const {
+  for (const auto& m : shape_->send) {
+    const index_t bytes = m.count * index_t(shape_->element_bytes);
+    if (m.rank == shape_->rank) {
+      r.bytes_local += bytes;
+      continue;
+    }
+    ++r.messages_sent;
+    r.bytes_sent += bytes;
+  }
+  for (const auto& m : shape_->recv)
+    if (m.rank != shape_->rank) {
+      ++r.messages_received;
+      r.bytes_received += m.count * index_t(shape_->element_bytes);
+    }
+}
+
+std::vector<int> Step::peers() const {
+  std::vector<int> v;
+  for (const auto* messages : {&shape_->send, &shape_->recv})
+    for (const auto& m : *messages)
+      if (m.rank != shape_->rank) v.push_back(m.rank);
+  return v;
+}
+
+std::string Step::engine() const { return exchange_->name(); }
+bool Step::settled() const { return exchange_->settled(); }
+
+}  // namespace distarray::detail
