@@ -29,10 +29,12 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat) {
   s.messages = counts[0];
   s.bytes_sent = counts[1];
   s.bytes_local = counts[2];
-  int maxima[2] = {r.peers, r.steps};
-  MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_INT, MPI_MAX, comm);
+  int maxima[4] = {r.peers, r.steps, r.pack_launches, r.unpack_launches};
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 4, MPI_INT, MPI_MAX, comm);
   s.max_peers = maxima[0];
   s.steps = maxima[1];
+  s.pack_launches = maxima[2];
+  s.unpack_launches = maxima[3];
   return s;
 }
 
@@ -67,6 +69,8 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << "), schedule " << s.schedule << ", exchange " << s.exchange << "\n"
     << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, "
     << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
+    << "  kernels     " << s.pack_launches << " pack and " << s.unpack_launches
+    << " unpack launches per execution (most on a rank)\n"
     << "  stage       time per execution (slowest rank)\n"
     << "    plan    " << ms(s.plan_s) << "   (once)\n"
     << "    pack    " << ms(s.pack_s) << "\n"
@@ -86,7 +90,8 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << ",\n  \"executions\": " << s.repeat << ",\n  \"elements\": " << s.elements
     << ",\n  \"element_bytes\": " << s.element_bytes << ",\n  \"messages\": " << s.messages
     << ",\n  \"bytes_mpi\": " << s.bytes_sent << ",\n  \"bytes_local\": " << s.bytes_local
-    << ",\n  \"max_peers\": " << s.max_peers << ",\n  \"seconds\": {\"plan\": " << s.plan_s
+    << ",\n  \"max_peers\": " << s.max_peers << ",\n  \"pack_launches\": " << s.pack_launches
+    << ",\n  \"unpack_launches\": " << s.unpack_launches << ",\n  \"seconds\": {\"plan\": " << s.plan_s
     << ", \"pack\": " << s.pack_s << ", \"exchange\": " << s.exchange_s << ", \"unpack\": " << s.unpack_s
     << ", \"total\": " << total << "},\n  \"bandwidth_gb_s\": " << bandwidth
     << ",\n  \"verified\": " << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";

@@ -6,6 +6,11 @@
 // (Kokkos::LayoutRight) unless Order is Kokkos::LayoutLeft (storage_order.hpp).
 // Ranks outside the layout's grid hold an empty block.  Construction is collective.
 
+#ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
+#define DISTARRAY_INCLUDING_DETAIL
+#define DISTARRAY_INCLUDING_DETAIL_FROM_DIST_ARRAY
+#endif
+
 #include <distarray/core/collective.hpp>
 #include <distarray/core/detail/view_of.hpp>
 #include <distarray/core/layout.hpp>
@@ -18,6 +23,11 @@
 #include <climits>
 #include <memory>
 #include <vector>
+
+#ifdef DISTARRAY_INCLUDING_DETAIL_FROM_DIST_ARRAY
+#undef DISTARRAY_INCLUDING_DETAIL
+#undef DISTARRAY_INCLUDING_DETAIL_FROM_DIST_ARRAY
+#endif
 
 namespace distarray {
 

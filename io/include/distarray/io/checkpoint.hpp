@@ -24,6 +24,11 @@
 // checksum mismatch, a full disk — are CheckpointError on every rank, naming
 // file and dataset.
 
+#ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
+#define DISTARRAY_INCLUDING_DETAIL
+#define DISTARRAY_INCLUDING_DETAIL_FROM_CHECKPOINT
+#endif
+
 #include <distarray/core/collective.hpp>
 #include <distarray/core/dist_array.hpp>
 #include <distarray/io/detail/checksum.hpp>
@@ -37,6 +42,11 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#ifdef DISTARRAY_INCLUDING_DETAIL_FROM_CHECKPOINT
+#undef DISTARRAY_INCLUDING_DETAIL
+#undef DISTARRAY_INCLUDING_DETAIL_FROM_CHECKPOINT
+#endif
 
 namespace distarray {
 

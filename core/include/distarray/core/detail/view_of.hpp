@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/core/detail/view_of.hpp is internal: include <distarray/core.hpp>"
+#endif
 #include <distarray/core/types.hpp>
 
 #include <Kokkos_Core.hpp>

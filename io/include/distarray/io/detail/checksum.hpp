@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/io/detail/checksum.hpp is internal: include <distarray/io.hpp>"
+#endif
 // The order-independent checkpoint checksum (docs/checkpoint-format.md): a
 // sum mod 2^64 over elements of a hash of (row-major global index, bytes),
 // so any layout and rank count computes the same value from what it holds.

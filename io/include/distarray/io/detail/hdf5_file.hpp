@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/io/detail/hdf5_file.hpp is internal: include <distarray/io.hpp>"
+#endif
 // The HDF5 side of checkpoints, behind a small non-template interface:
 // files opened with MPI-IO, datasets of a global shape and an element type
 // named "f32" "f64" "c64" "i32" "i64", hyperslab unions, string and integer

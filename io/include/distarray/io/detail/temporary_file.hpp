@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/io/detail/temporary_file.hpp is internal: include <distarray/io.hpp>"
+#endif
 // The file-system half of a safe save: a temporary file next to the target,
 // its name unique per save (two jobs saving to one path never share it),
 // created exclusively (an existing file or symbolic link there is never

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/copy_table.hpp is internal: include <distarray/redist.hpp>"
+#endif
 // CopyTable: where the elements of a rank's messages sit in its local block.
 // A message to a peer is the tensor product of one PeerRuns per dimension
 // (the direct method's composition, ARCHITECTURE Sec. 4 step 2); its elements go

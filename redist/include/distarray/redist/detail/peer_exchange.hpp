@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/peer_exchange.hpp is internal: include <distarray/redist.hpp>"
+#endif
 // PeerExchange: the collective calls of one exchange, restricted to the ranks
 // that share data.  When every rank exchanges with every other, MPI_Alltoallv
 // and MPI_Alltoallw on the exchange's communicator; otherwise a

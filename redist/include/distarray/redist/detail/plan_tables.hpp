@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/plan_tables.hpp is internal: include <distarray/redist.hpp>"
+#endif
 // The copy tables of one exchange from layout `from` to layout `to`, seen
 // from one rank: per dimension the 1-D schedules, composed by tensor product
 // (ARCHITECTURE Sec. 4 step 2) into one message per peer coordinate tuple.

@@ -1,0 +1,78 @@
+// CopyTable: the rows and runs of a message, merged dimensions, spaced
+// singles, and tile tasks covering every (row, run element) of a strided
+// message exactly once.
+
+#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/plan_tables.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <utility>
+
+namespace distarray::detail {
+namespace {
+
+CopyTable table_of(const std::string& from_text, const std::string& to_text, const Index<2>& shape,
+                   StorageOrder order, StorageOrder message) {
+  const auto from = Layout<2>::parse(from_text, shape);
+  const auto to = Layout<2>::parse(to_text, shape);
+  const auto rank_in = [](const Layout<2>& l) { return [&l](const Coord<2>& c) { return l.grid().rank_of(c); }; };
+  return exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic, rank_in(from),
+                            rank_in(to), false, {order, message})
+      .first;
+}
+
+TEST(CopyTable, WholeRowsMergeIntoOneRun) {
+  // (block,*) -> (block,*) on another grid: rank 0 sends whole rows, one run per message.
+  const CopyTable t = table_of("block,* on 2x1", "block,* on 3x1", {12, 10}, StorageOrder::row_major,
+                               StorageOrder::row_major);
+  ASSERT_EQ(t.messages.size(), 2u);  // rows 0-3 to rank 0, rows 4-5 to rank 1
+  for (const auto& m : t.messages) {
+    EXPECT_EQ(m.rows_end - m.rows_begin, 1);
+    const CopyRow& r = t.rows[std::size_t(m.rows_begin)];
+    ASSERT_EQ(r.runs_end - r.runs_begin, 1);
+    EXPECT_EQ(t.runs[std::size_t(r.runs_begin)].length, m.count);
+  }
+  EXPECT_FALSE(t.strided);
+  EXPECT_EQ(t.total, 60);
+}
+
+TEST(CopyTable, CyclicColumnsAreOneStridedRunPerRow) {
+  const CopyTable t = table_of("*,block on 1x1", "*,cyclic on 1x3", {4, 9}, StorageOrder::row_major,
+                               StorageOrder::row_major);
+  ASSERT_EQ(t.messages.size(), 3u);
+  const CopyRun& run = t.runs[std::size_t(t.rows[0].runs_begin)];
+  EXPECT_EQ(run.stride, 3);
+  EXPECT_EQ(run.length, 3);
+  EXPECT_FALSE(t.strided);  // spaced singles are copied by copy_runs
+}
+
+TEST(CopyTable, TileTasksCoverEveryElementOnce) {
+  for (const Index<2> shape : {Index<2>{301, 67}, Index<2>{31, 700}, Index<2>{2000, 31}}) {
+    const CopyTable t = table_of("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", shape, StorageOrder::row_major,
+                                 StorageOrder::column_major);
+    ASSERT_TRUE(t.strided);
+    const auto tasks = t.tile_tasks(0, t.messages.size());
+    std::map<std::pair<index_t, index_t>, int> seen;  // (row, run element)
+    for (const TileTask& task : tasks) {
+      EXPECT_LE(task.row_end - task.row_begin, copy_tile);
+      EXPECT_LE(task.element_end - task.element_begin, copy_block);
+      const CopyRun& first = t.runs[std::size_t(task.run_begin)];
+      EXPECT_GT(first.offset + first.length, task.element_begin);
+      for (index_t r = task.row_begin; r < task.row_end; ++r)
+        for (index_t e = task.element_begin; e < task.element_end; ++e) ++seen[{r, e}];
+    }
+    index_t expected = 0;
+    for (const auto& m : t.messages) {
+      const index_t per_row = m.count / (m.rows_end - m.rows_begin);
+      expected += m.count;
+      for (index_t r = m.rows_begin; r < m.rows_end; ++r)
+        for (index_t e = 0; e < per_row; ++e) ASSERT_EQ((seen[{r, e}]), 1) << "row " << r << " element " << e;
+    }
+    EXPECT_EQ(index_t(seen.size()), expected);
+  }
+}
+
+}  // namespace
+}  // namespace distarray::detail

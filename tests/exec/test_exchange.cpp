@@ -1,0 +1,157 @@
+// The exchange half of a step: the engine choice (choose_exchange) made
+// together, every engine through host-staged buffers (the path device
+// memory takes) against the pattern, kernel launches per execution, and the
+// automatic engine's states.  At 1, 2, 3, 4, 6 and 7 ranks.
+
+#include <distarray/redist/plan.hpp>
+
+#define DISTARRAY_INCLUDING_DETAIL
+#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/plan_tables.hpp>
+
+#include "mpi/pattern.hpp"
+#include "mpi/world.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace distarray {
+namespace {
+
+using testing::ranks_text;
+using testing::world_rank;
+using Space = Kokkos::DefaultExecutionSpace::memory_space;
+
+/// This rank's {send, receive} tables of `from` -> `to` on MPI_COMM_WORLD.
+std::pair<detail::CopyTable, detail::CopyTable> tables(const std::string& from_text, const std::string& to_text,
+                                                       const Index<2>& shape, StorageOrder dest_order) {
+  const auto from = Layout<2>::parse(from_text, shape);
+  const auto to = Layout<2>::parse(to_text, shape);
+  const auto rank_in = [](const Layout<2>& l) { return [&l](const Coord<2>& c) { return l.grid().rank_of(c); }; };
+  return detail::exchange_tables<2>(from, to, from.grid().coord_of(world_rank()), to.grid().coord_of(world_rank()),
+                                    ScheduleMethod::automatic, rank_in(from), rank_in(to), true,
+                                    {StorageOrder::row_major, dest_order});
+}
+
+detail::ExchangeChoice choice(ExchangeEngine engine, const std::string& from, const std::string& to,
+                              StorageOrder dest_order = StorageOrder::row_major, bool mpi_reads_arrays = true,
+                              std::size_t max_message_bytes = INT_MAX) {
+  const auto [send, recv] = tables(from, to, {2100, 700}, dest_order);
+  PlanOptions options;
+  options.exchange = engine;
+  options.max_message_bytes = max_message_bytes;
+  return detail::choose_exchange(MPI_COMM_WORLD, send, recv, sizeof(double), options, mpi_reads_arrays);
+}
+
+std::string rows() { return "block,* on " + ranks_text() + "x1"; }
+std::string columns() { return "*,block on 1x" + ranks_text(); }
+
+TEST(ExchangeChoice, EnginesAsAsked) {
+  for (const ExchangeEngine e : {ExchangeEngine::p2p, ExchangeEngine::encoded, ExchangeEngine::alltoallv})
+    EXPECT_EQ(choice(e, rows(), columns()).engine, e);
+  const auto typed = choice(ExchangeEngine::datatype, rows(), columns());
+  EXPECT_EQ(typed.engine, ExchangeEngine::datatype);
+  EXPECT_TRUE(typed.send_typed && typed.recv_typed);
+  EXPECT_FALSE(typed.send_buffer() || typed.recv_buffer());
+}
+
+TEST(ExchangeChoice, CollectivesNeedEveryMessageToFitTheirCounts) {
+  // Rank 0's messages above the limit make every rank go point-to-point.
+  const std::size_t limit = world_rank() == 0 ? 1000 : INT_MAX;
+  for (const ExchangeEngine e : {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::datatype})
+    EXPECT_EQ(choice(e, rows(), columns(), StorageOrder::row_major, true, limit).engine, ExchangeEngine::p2p);
+}
+
+TEST(ExchangeChoice, DatatypesNeedArraysMpiCanRead) {
+  EXPECT_EQ(choice(ExchangeEngine::datatype, rows(), columns(), StorageOrder::row_major, false).engine,
+            ExchangeEngine::alltoallv);
+  EXPECT_EQ(choice(ExchangeEngine::automatic, rows(), columns(), StorageOrder::row_major, false).engine,
+            ExchangeEngine::alltoallv);
+}
+
+TEST(ExchangeChoice, AutomaticTypesLongContiguousRunsOnly) {
+  // Whole rows to whole rows: long contiguous runs on both sides, nothing to measure.
+  EXPECT_EQ(choice(ExchangeEngine::automatic, rows(), "block,* on 1x1").engine, ExchangeEngine::datatype);
+  // Single columns (cyclic): spaced singles on both sides, packing only.
+  // (On one rank every pair of layouts is the same mapping: one block.)
+  if (testing::world_size() > 1) {
+    const auto singles = choice(ExchangeEngine::automatic, "*,cyclic on 1x" + ranks_text(),
+                                "*,cyclic(2) on 1x" + ranks_text());
+    EXPECT_EQ(singles.engine, ExchangeEngine::alltoallv);
+    EXPECT_FALSE(singles.send_typed || singles.recv_typed);
+  }
+  // A transpose into a column-major block: the send side is strided (packed),
+  // the receive side long and contiguous (typed); both are measured.
+  const auto transpose = choice(ExchangeEngine::automatic, rows(), columns(), StorageOrder::column_major);
+  EXPECT_EQ(transpose.engine, ExchangeEngine::automatic);
+  EXPECT_FALSE(transpose.send_typed);
+  EXPECT_TRUE(transpose.send_buffer() && transpose.recv_buffer());
+}
+
+template <class DestOrder>
+PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_message_bytes = INT_MAX) {
+  const Index<2> shape{67, 45};
+  const auto from = Layout<2>::parse("cyclic(4),* on " + ranks_text() + "x1", shape);
+  const auto to = Layout<2>::parse("*,cyclic(3) on 1x" + ranks_text(), shape);
+  SCOPED_TRACE(std::string(to_string(engine)) + ", staging " + std::string(to_string(staging)));
+  PlanOptions options;
+  options.method = RedistMethod::direct;
+  options.exchange = engine;
+  options.staging = staging;
+  options.max_message_bytes = max_message_bytes;
+  Plan<double, 2, Space, Kokkos::LayoutRight, DestOrder> plan(from, to, MPI_COMM_WORLD, options);
+  DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
+  DistArray<double, 2, Space, DestOrder> b(to, MPI_COMM_WORLD);
+  testing::fill_pattern(a);
+  for (int k = 0; k < 6; ++k) {  // past the automatic engine's trials
+    Kokkos::deep_copy(b.local(), -1.0);
+    plan.execute(a, b);
+    EXPECT_EQ(testing::mismatches(b), 0) << "execution " << k;
+  }
+  const PlanReport& r = plan.report();
+  const bool sends = r.messages_sent + (r.bytes_local > 0) > 0;
+  const bool receives = r.messages_received + (r.bytes_local > 0) > 0;
+  const bool typed_send = r.exchange.rfind("datatype", 0) == 0 && r.exchange.find("receive side") == std::string::npos;
+  EXPECT_EQ(r.pack_launches, sends && !typed_send ? 1 : 0) << r.exchange;
+  if (engine == ExchangeEngine::p2p)
+    EXPECT_EQ(r.unpack_launches, r.messages_received + (r.bytes_local > 0)) << "one launch per arriving message";
+  else if (engine == ExchangeEngine::encoded)  // (its receivers know no receive schedule, so no message count)
+    EXPECT_EQ(r.unpack_launches, run<DestOrder>(ExchangeEngine::p2p, staging).unpack_launches);
+  else if (r.exchange.rfind("datatype", 0) != 0)
+    EXPECT_EQ(r.unpack_launches, receives ? 1 : 0) << r.exchange << ": one launch for the whole side";
+  EXPECT_EQ(r.exchange.find("measuring"), std::string::npos);
+  return r;
+}
+
+TEST(Exchange, EveryEngineThroughHostStagedBuffers) {
+  for (const ExchangeEngine e : {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::p2p,
+                                 ExchangeEngine::encoded, ExchangeEngine::datatype})
+    for (const BufferStaging s : {BufferStaging::automatic, BufferStaging::host}) {
+      run<Kokkos::LayoutRight>(e, s);
+      run<Kokkos::LayoutLeft>(e, s);
+    }
+  run<Kokkos::LayoutRight>(ExchangeEngine::p2p, BufferStaging::host, 100);  // chunks of 100 bytes
+  run<Kokkos::LayoutRight>(ExchangeEngine::encoded, BufferStaging::host, 100);
+}
+
+TEST(Exchange, AutomaticEngineMeasuresThenSettles) {
+  const Index<2> shape{1024, 1024};  // runs of at least 146 elements at 7 ranks: worth typing
+  const auto from = Layout<2>::parse(rows(), shape), to = Layout<2>::parse(columns(), shape);
+  Plan<double, 2, Space, Kokkos::LayoutRight, Kokkos::LayoutLeft> plan(from, to, MPI_COMM_WORLD);
+  DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
+  DistArray<double, 2, Space, Kokkos::LayoutLeft> b(to, MPI_COMM_WORLD);
+  testing::fill_pattern(a);
+  EXPECT_EQ(plan.report().exchange, "auto(measuring)");
+  for (int k = 0; k < 5; ++k) {
+    plan.execute(a, b);
+    ASSERT_EQ(testing::mismatches(b), 0);
+  }
+  const std::string settled = plan.report().exchange;
+  EXPECT_TRUE(settled.rfind("alltoallv", 0) == 0 || settled.rfind("datatype", 0) == 0) << settled;
+  plan.execute(a, b);
+  EXPECT_EQ(plan.report().exchange, settled);  // decided for good
+}
+
+}  // namespace
+}  // namespace distarray

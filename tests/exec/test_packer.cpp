@@ -1,0 +1,112 @@
+// Packer: each kernel policy (runs, tiles) against a plain host loop over the
+// same copy table, on ragged shapes (not multiples of the 32-element tile or
+// the 256-element TLB block), row- and column-major sides; a whole side is
+// one launch; unpacking restores what packing read; a buffer window reads
+// its rows from the other buffer.  Run at 1, 2 and 4 threads.
+
+#include <distarray/redist/detail/packer.hpp>
+#include <distarray/redist/detail/plan_tables.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace::memory_space;
+
+/// Rank 0's send table of `from` -> `to` (`n` x `m`), its block stored in `order`.
+CopyTable send_table(const std::string& from_text, const std::string& to_text, index_t n, index_t m,
+                     StorageOrder order, StorageOrder message) {
+  const auto from = Layout<2>::parse(from_text, {n, m});
+  const auto to = Layout<2>::parse(to_text, {n, m});
+  const auto rank_in = [](const Layout<2>& l) { return [&l](const Coord<2>& c) { return l.grid().rank_of(c); }; };
+  return exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic, rank_in(from),
+                            rank_in(to), false, {order, message})
+      .first;
+}
+
+/// The buffer a pack must produce, by a plain loop over rows and runs.
+std::vector<double> reference_pack(const CopyTable& t, const std::vector<double>& local) {
+  std::vector<double> buffer(std::size_t(t.total), -1);
+  for (const CopyRow& row : t.rows)
+    for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
+      const CopyRun& run = t.runs[std::size_t(k)];
+      for (index_t j = 0; j < run.length; ++j)
+        buffer[std::size_t(row.buffer_base + run.offset + j)] =
+            local[std::size_t(row.local_base + run.start + j * run.stride)];
+    }
+  return buffer;
+}
+
+template <class V>
+std::vector<double> host_copy(const V& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.size());
+}
+
+void check(const std::string& from, const std::string& to, index_t n, index_t m, StorageOrder order,
+           StorageOrder message, bool tiled) {
+  SCOPED_TRACE(from + " -> " + to + " " + std::to_string(n) + "x" + std::to_string(m) + ", " +
+               std::to_string(Kokkos::DefaultExecutionSpace().concurrency()) + " threads");
+  const CopyTable table = send_table(from, to, n, m, order, message);
+  ASSERT_EQ(table.strided, tiled);
+  ASSERT_GT(table.messages.size(), 0u);
+  const index_t local_size = n * m;  // enough for rank 0's block
+  Kokkos::View<double*, Space> local("local", local_size), buffer("buffer", table.total),
+      restored("restored", local_size);
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, local_size),
+      KOKKOS_LAMBDA(const index_t i) { local(i) = double(i) + 0.5; });
+  const Packer<double, Space> packer(table);
+  EXPECT_EQ(packer.copy_all(local.data(), {buffer.data()}, true), 1) << "a whole side is one launch";
+  Kokkos::fence();
+  const std::vector<double> expected = reference_pack(table, host_copy(local));
+  EXPECT_EQ(host_copy(buffer), expected);
+
+  // Unpacking writes back exactly the elements packing read.
+  Kokkos::deep_copy(restored, -1.0);
+  packer.copy_all(restored.data(), {buffer.data()}, false);
+  Kokkos::fence();
+  const std::vector<double> back = host_copy(restored), original = host_copy(local);
+  std::vector<bool> touched(std::size_t(local_size), false);
+  for (const CopyRow& row : table.rows)
+    for (index_t k = row.runs_begin; k < row.runs_end; ++k)
+      for (index_t j = 0; j < table.runs[std::size_t(k)].length; ++j)
+        touched[std::size_t(row.local_base + table.runs[std::size_t(k)].start + j * table.runs[std::size_t(k)].stride)] = true;
+  for (index_t i = 0; i < local_size; ++i)
+    ASSERT_EQ(back[std::size_t(i)], touched[std::size_t(i)] ? original[std::size_t(i)] : -1.0) << "element " << i;
+
+  // One message alone, from another buffer through the window: same result.
+  const std::size_t last = table.messages.size() - 1;
+  const CopyTable::Message& msg = table.messages[last];
+  Kokkos::View<double*, Space> other("other", msg.count), single("single", local_size);
+  Kokkos::deep_copy(other, Kokkos::subview(buffer, std::pair(msg.offset, msg.offset + msg.count)));
+  Kokkos::deep_copy(restored, -1.0);
+  Kokkos::deep_copy(single, -1.0);
+  BufferWindow<double> window{buffer.data(), other.data(), -msg.offset, msg.rows_begin, msg.rows_end};
+  Kokkos::deep_copy(buffer, -2.0);  // the window must read `other` for that message
+  EXPECT_EQ(packer.copy(last, last + 1, single.data(), window, false), 1);
+  Kokkos::fence();
+  const std::vector<double> one = host_copy(single);
+  for (index_t i = 0; i < local_size; ++i)
+    if (one[std::size_t(i)] != -1.0) ASSERT_EQ(one[std::size_t(i)], original[std::size_t(i)]) << "element " << i;
+}
+
+constexpr auto row = StorageOrder::row_major;
+constexpr auto col = StorageOrder::column_major;
+
+TEST(Packer, ContiguousRuns) { check("block,* on 3x1", "cyclic(5),* on 3x1", 301, 67, row, row, false); }
+TEST(Packer, ShortRuns) { check("*,cyclic(16) on 1x3", "*,block on 1x3", 67, 301, row, row, false); }
+TEST(Packer, SpacedSingles) { check("*,block on 1x2", "*,cyclic on 1x3", 45, 301, row, row, false); }
+TEST(Packer, TiledTransposeAdjacentRows) {
+  check("block,* on 3x1", "*,block on 1x3", 901, 67, row, col, true);
+}
+TEST(Packer, TiledTransposeScatteredRows) {
+  check("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", 301, 533, row, col, true);
+}
+
+}  // namespace
+}  // namespace distarray::detail
