@@ -8,6 +8,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
+#include <median_timing.hpp>
 
 #include <algorithm>
 #include <cstdio>

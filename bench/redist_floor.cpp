@@ -9,6 +9,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <median_timing.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -8,6 +8,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <median_timing.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -4,12 +4,6 @@
 
 namespace distarray {
 
-std::optional<index_t> kaushik_partners(const Dist1D& src, const Dist1D& dst) {
-  const index_t s = src.block_size(), t = dst.block_size();
-  if (src.procs() != dst.procs() || (s % t != 0 && t % s != 0)) return std::nullopt;
-  return std::min<index_t>(std::max(s, t) / std::min(s, t), src.procs());
-}
-
 namespace detail {
 
 namespace {

@@ -59,8 +59,8 @@ std::optional<double> from_environment(const char* name) {
   return checked_cost_parameter(v, name);
 }
 
-}  // namespace
-
+/// Measures ts and te with a ping-pong between ranks 0 and 1 (collective);
+/// defaults on a communicator of one rank.
 CostModel calibrate_cost_model(MPI_Comm comm) {
   int size = 1, rank = 0;
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
@@ -78,6 +78,8 @@ CostModel calibrate_cost_model(MPI_Comm comm) {
   m.source = "calibrated";
   return m;
 }
+
+}  // namespace
 
 CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts, std::optional<double> te) {
   if (ts) checked_cost_parameter(*ts, "ts");

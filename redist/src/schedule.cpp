@@ -86,13 +86,4 @@ std::vector<PeerRuns> partition_runs(ScheduleMethod method, const Dist1D& local,
   return builder.finish(window, local.local_extent(proc));
 }
 
-Schedule1D make_schedule(ScheduleMethod method, const Dist1D& src, const Dist1D& dst,
-                         std::optional<int> src_proc, std::optional<int> dst_proc) {
-  require_same_extent(src, dst);
-  Schedule1D s;
-  if (src_proc) s.send = partition_runs(method, src, *src_proc, dst);
-  if (dst_proc) s.recv = partition_runs(method, dst, *dst_proc, src);
-  return s;
-}
-
 }  // namespace distarray

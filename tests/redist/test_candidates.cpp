@@ -2,8 +2,20 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace distarray {
 namespace {
+
+/// Kaushik's analytic partner count of a 1-D single-phase redistribution
+/// (the size of the distribution bases' difference), where it applies:
+/// equal process counts P and block sizes s, t with one a multiple k of the
+/// other: min(k, P) partners per rank, self included.
+std::optional<index_t> kaushik_partners(const Dist1D& src, const Dist1D& dst) {
+  const index_t s = src.block_size(), t = dst.block_size();
+  if (src.procs() != dst.procs() || (s % t != 0 && t % s != 0)) return std::nullopt;
+  return std::min<index_t>(std::max(s, t) / std::min(s, t), src.procs());
+}
 
 /// The slowest of `procs` simulated ranks in one phase: (messages, bytes).
 std::pair<index_t, index_t> slowest(const Layout<1>& a, const Layout<1>& b, int procs) {

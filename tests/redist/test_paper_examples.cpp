@@ -13,6 +13,17 @@ namespace {
 
 using Sets = std::map<int, std::vector<index_t>>;
 
+/// The 1-D schedule of source process `src_proc` and destination process `dst_proc`.
+struct Schedule1D {
+  std::vector<PeerRuns> send;  ///< in source local indices, per destination process
+  std::vector<PeerRuns> recv;  ///< in destination local indices, per source process
+};
+
+Schedule1D make_schedule(ScheduleMethod method, const Dist1D& src, const Dist1D& dst, int src_proc,
+                         int dst_proc) {
+  return {partition_runs(method, src, src_proc, dst), partition_runs(method, dst, dst_proc, src)};
+}
+
 // Hsu-Chung Fig. 2(b): BLOCK-CYCLIC(10) -> BLOCK-CYCLIC(2) of A[1:30] over 3
 // processors, the sets computed by P0.
 TEST(PaperExamples, HsuChungFigure2b) {

@@ -14,5 +14,4 @@
 #include <distarray/core/scalapack_layout.hpp>
 #include <distarray/core/storage_order.hpp>
 #include <distarray/core/tensor_basis.hpp>
-#include <distarray/core/timing.hpp>
 #include <distarray/core/types.hpp>

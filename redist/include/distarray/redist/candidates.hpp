@@ -62,12 +62,6 @@ std::optional<std::string> chain_inapplicable(const std::vector<Layout<D>>& chai
   return std::nullopt;
 }
 
-/// Kaushik's analytic partner count of a 1-D single-phase redistribution
-/// (the size of the distribution bases' difference), where it applies:
-/// equal process counts P and block sizes s, t with one a multiple k of the
-/// other: min(k, P) partners per rank, self included.
-std::optional<index_t> kaushik_partners(const Dist1D& src, const Dist1D& dst);
-
 namespace detail {
 
 /// The rank of destination coordinate c: the layout's, or the renumbering's.

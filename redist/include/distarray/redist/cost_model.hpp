@@ -34,8 +34,4 @@ double checked_cost_parameter(double value, const std::string& what);
 CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts = std::nullopt,
                          std::optional<double> te = std::nullopt);
 
-/// Measures ts and te with a ping-pong between ranks 0 and 1 (collective);
-/// defaults on a communicator of one rank.
-CostModel calibrate_cost_model(MPI_Comm comm);
-
 }  // namespace distarray

@@ -121,7 +121,6 @@ class Plan {
   std::string explain() const { return explain_candidates(candidates_, chosen_, model_); }
   const std::vector<Candidate<D>>& candidates() const { return candidates_; }
   const Candidate<D>& chosen() const { return candidates_[chosen_]; }
-  const CostModel& cost_model() const { return model_; }
 
   const Layout<D>& from() const { return from_; }
   const Layout<D>& to() const { return to_; }

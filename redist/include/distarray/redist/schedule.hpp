@@ -60,14 +60,4 @@ ScheduleMethod choose_schedule_method(const Dist1D& src, const Dist1D& dst);
 std::vector<PeerRuns> partition_runs(ScheduleMethod method, const Dist1D& local, int proc,
                                      const Dist1D& remote);
 
-struct Schedule1D {
-  std::vector<PeerRuns> send;  ///< in source local indices, per destination process
-  std::vector<PeerRuns> recv;  ///< in destination local indices, per source process
-};
-
-/// The schedule of source process `src_proc` (if any) and destination process
-/// `dst_proc` (if any); a rank may be either, both or neither.
-Schedule1D make_schedule(ScheduleMethod method, const Dist1D& src, const Dist1D& dst,
-                         std::optional<int> src_proc, std::optional<int> dst_proc);
-
 }  // namespace distarray

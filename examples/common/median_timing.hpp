@@ -1,5 +1,5 @@
 #pragma once
-// Timing a collective operation the way benchmarks report it: the slowest
+// Timing a collective operation the way the examples and benchmarks report it: the slowest
 // rank's time per repetition (after a barrier), median over repetitions.
 
 #include <distarray/core/mpi_check.hpp>
