@@ -7,8 +7,15 @@
 # libFuzzer run of each parser (DISTARRAY_FUZZ_SECONDS each, default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-(cd build && ctest --output-on-failure --timeout 900 -j 2)
-scripts/check-openmp.sh
-scripts/check-sanitizers.sh
-scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-60}"
+# stage NAME COMMAND...: runs COMMAND and says how long it took (CI keeps a budget).
+stage() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "== stage $name: $((SECONDS - start)) s (total $SECONDS s)"
+}
+stage setup scripts/setup.sh
+stage serial bash -c 'cd build && ctest --output-on-failure --timeout 900 -j 2'
+stage openmp scripts/check-openmp.sh
+stage sanitizers scripts/check-sanitizers.sh
+stage fuzz scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-60}"

@@ -25,7 +25,9 @@ std::string_view to_string(RedistMethod m) { return detail::name_of(method_names
 std::string_view to_string(ExchangeEngine e) { return detail::name_of(engine_names, e); }
 RedistMethod parse_redist_method(std::string_view t) { return detail::value_of(method_names, t, "method"); }
 std::string_view to_string(BufferStaging s) { return detail::name_of(staging_names, s); }
-BufferStaging parse_buffer_staging(std::string_view t) { return detail::value_of(staging_names, t, "staging"); }
+BufferStaging parse_buffer_staging(std::string_view t) {
+  return detail::value_of(staging_names, t, "staging");
+}
 ExchangeEngine parse_exchange_engine(std::string_view t) {
   return detail::value_of(engine_names, t, "exchange engine");
 }

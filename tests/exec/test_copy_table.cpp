@@ -17,7 +17,9 @@ CopyTable table_of(const std::string& from_text, const std::string& to_text, con
                    StorageOrder order, StorageOrder message) {
   const auto from = Layout<2>::parse(from_text, shape);
   const auto to = Layout<2>::parse(to_text, shape);
-  const auto rank_in = [](const Layout<2>& l) { return [&l](const Coord<2>& c) { return l.grid().rank_of(c); }; };
+  const auto rank_in = [](const Layout<2>& l) {
+    return [&l](const Coord<2>& c) { return l.grid().rank_of(c); };
+  };
   return exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic, rank_in(from),
                             rank_in(to), false, {order, message})
       .first;
@@ -39,8 +41,8 @@ TEST(CopyTable, WholeRowsMergeIntoOneRun) {
 }
 
 TEST(CopyTable, CyclicColumnsAreOneStridedRunPerRow) {
-  const CopyTable t = table_of("*,block on 1x1", "*,cyclic on 1x3", {4, 9}, StorageOrder::row_major,
-                               StorageOrder::row_major);
+  const CopyTable t =
+      table_of("*,block on 1x1", "*,cyclic on 1x3", {4, 9}, StorageOrder::row_major, StorageOrder::row_major);
   ASSERT_EQ(t.messages.size(), 3u);
   const CopyRun& run = t.runs[std::size_t(t.rows[0].runs_begin)];
   EXPECT_EQ(run.stride, 3);

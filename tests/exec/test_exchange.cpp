@@ -24,14 +24,17 @@ using testing::world_rank;
 using Space = Kokkos::DefaultExecutionSpace::memory_space;
 
 /// This rank's {send, receive} tables of `from` -> `to` on MPI_COMM_WORLD.
-std::pair<detail::CopyTable, detail::CopyTable> tables(const std::string& from_text, const std::string& to_text,
-                                                       const Index<2>& shape, StorageOrder dest_order) {
+std::pair<detail::CopyTable, detail::CopyTable> tables(const std::string& from_text,
+                                                       const std::string& to_text, const Index<2>& shape,
+                                                       StorageOrder dest_order) {
   const auto from = Layout<2>::parse(from_text, shape);
   const auto to = Layout<2>::parse(to_text, shape);
-  const auto rank_in = [](const Layout<2>& l) { return [&l](const Coord<2>& c) { return l.grid().rank_of(c); }; };
-  return detail::exchange_tables<2>(from, to, from.grid().coord_of(world_rank()), to.grid().coord_of(world_rank()),
-                                    ScheduleMethod::automatic, rank_in(from), rank_in(to), true,
-                                    {StorageOrder::row_major, dest_order});
+  const auto rank_in = [](const Layout<2>& l) {
+    return [&l](const Coord<2>& c) { return l.grid().rank_of(c); };
+  };
+  return detail::exchange_tables<2>(from, to, from.grid().coord_of(world_rank()),
+                                    to.grid().coord_of(world_rank()), ScheduleMethod::automatic,
+                                    rank_in(from), rank_in(to), true, {StorageOrder::row_major, dest_order});
 }
 
 detail::ExchangeChoice choice(ExchangeEngine engine, const std::string& from, const std::string& to,
@@ -59,7 +62,8 @@ TEST(ExchangeChoice, EnginesAsAsked) {
 TEST(ExchangeChoice, CollectivesNeedEveryMessageToFitTheirCounts) {
   // Rank 0's messages above the limit make every rank go point-to-point.
   const std::size_t limit = world_rank() == 0 ? 1000 : INT_MAX;
-  for (const ExchangeEngine e : {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::datatype})
+  for (const ExchangeEngine e :
+       {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::datatype})
     EXPECT_EQ(choice(e, rows(), columns(), StorageOrder::row_major, true, limit).engine, ExchangeEngine::p2p);
 }
 
@@ -112,11 +116,14 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
   const PlanReport& r = plan.report();
   const bool sends = r.messages_sent + (r.bytes_local > 0) > 0;
   const bool receives = r.messages_received + (r.bytes_local > 0) > 0;
-  const bool typed_send = r.exchange.rfind("datatype", 0) == 0 && r.exchange.find("receive side") == std::string::npos;
+  const bool typed_send =
+      r.exchange.rfind("datatype", 0) == 0 && r.exchange.find("receive side") == std::string::npos;
   EXPECT_EQ(r.pack_launches, sends && !typed_send ? 1 : 0) << r.exchange;
   if (engine == ExchangeEngine::p2p)
-    EXPECT_EQ(r.unpack_launches, r.messages_received + (r.bytes_local > 0)) << "one launch per arriving message";
-  else if (engine == ExchangeEngine::encoded)  // (its receivers know no receive schedule, so no message count)
+    EXPECT_EQ(r.unpack_launches, r.messages_received + (r.bytes_local > 0))
+        << "one launch per arriving message";
+  else if (engine ==
+           ExchangeEngine::encoded)  // (its receivers know no receive schedule, so no message count)
     EXPECT_EQ(r.unpack_launches, run<DestOrder>(ExchangeEngine::p2p, staging).unpack_launches);
   else if (r.exchange.rfind("datatype", 0) != 0)
     EXPECT_EQ(r.unpack_launches, receives ? 1 : 0) << r.exchange << ": one launch for the whole side";

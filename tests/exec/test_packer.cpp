@@ -22,7 +22,9 @@ CopyTable send_table(const std::string& from_text, const std::string& to_text, i
                      StorageOrder order, StorageOrder message) {
   const auto from = Layout<2>::parse(from_text, {n, m});
   const auto to = Layout<2>::parse(to_text, {n, m});
-  const auto rank_in = [](const Layout<2>& l) { return [&l](const Coord<2>& c) { return l.grid().rank_of(c); }; };
+  const auto rank_in = [](const Layout<2>& l) {
+    return [&l](const Coord<2>& c) { return l.grid().rank_of(c); };
+  };
   return exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic, rank_in(from),
                             rank_in(to), false, {order, message})
       .first;
@@ -75,9 +77,11 @@ void check(const std::string& from, const std::string& to, index_t n, index_t m,
   for (const CopyRow& row : table.rows)
     for (index_t k = row.runs_begin; k < row.runs_end; ++k)
       for (index_t j = 0; j < table.runs[std::size_t(k)].length; ++j)
-        touched[std::size_t(row.local_base + table.runs[std::size_t(k)].start + j * table.runs[std::size_t(k)].stride)] = true;
+        touched[std::size_t(row.local_base + table.runs[std::size_t(k)].start +
+                            j * table.runs[std::size_t(k)].stride)] = true;
   for (index_t i = 0; i < local_size; ++i)
-    ASSERT_EQ(back[std::size_t(i)], touched[std::size_t(i)] ? original[std::size_t(i)] : -1.0) << "element " << i;
+    ASSERT_EQ(back[std::size_t(i)], touched[std::size_t(i)] ? original[std::size_t(i)] : -1.0)
+        << "element " << i;
 
   // One message alone, from another buffer through the window: same result.
   const std::size_t last = table.messages.size() - 1;
@@ -92,7 +96,8 @@ void check(const std::string& from, const std::string& to, index_t n, index_t m,
   Kokkos::fence();
   const std::vector<double> one = host_copy(single);
   for (index_t i = 0; i < local_size; ++i)
-    if (one[std::size_t(i)] != -1.0) ASSERT_EQ(one[std::size_t(i)], original[std::size_t(i)]) << "element " << i;
+    if (one[std::size_t(i)] != -1.0)
+      ASSERT_EQ(one[std::size_t(i)], original[std::size_t(i)]) << "element " << i;
 }
 
 constexpr auto row = StorageOrder::row_major;

@@ -48,8 +48,8 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
   // rank's messages fit, decided together so that no rank waits in a
   // collective the others skip.
   const std::size_t limit = std::min<std::size_t>(options.max_message_bytes, INT_MAX);
-  const bool fits = std::size_t(send.total) * element_bytes <= limit &&
-                    std::size_t(recv.total) * element_bytes <= limit;
+  const bool fits =
+      std::size_t(send.total) * element_bytes <= limit && std::size_t(recv.total) * element_bytes <= limit;
   if (!all_ranks(comm, fits, MPI_LAND)) return c;  // point-to-point, in chunks
   c.engine = mpi_reads_arrays ? options.exchange : ExchangeEngine::alltoallv;
   if (c.engine == ExchangeEngine::datatype) {
@@ -75,7 +75,7 @@ bool staged_buffers(BufferStaging staging, bool host_space) {
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,
-                                                                 int rank) {
+                                                                int rank) {
   const auto is_self = [rank](const CopyTable::Message& m) { return m.rank == rank; };
   const auto s = std::find_if(send.messages.begin(), send.messages.end(), is_self);
   const auto r = std::find_if(recv.messages.begin(), recv.messages.end(), is_self);

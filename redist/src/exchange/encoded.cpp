@@ -62,7 +62,8 @@ class EncodedExchange final : public Exchange {
       // The payload's size is the decoded table's: known from the header alone.
       const index_t elements = buffers_.decode(source, header_, decode_);
       char* payload = buffers_.scratch_bytes(elements);
-      for (const Chunk& c : split_message(std::size_t(elements) * shape_.element_bytes, shape_.max_message_bytes))
+      for (const Chunk& c :
+           split_message(std::size_t(elements) * shape_.element_bytes, shape_.max_message_bytes))
         DISTARRAY_MPI_CHECK(MPI_Recv(payload + c.offset, c.bytes, MPI_BYTE, source, shape_.payload_tag,
                                      shape_.comm, MPI_STATUS_IGNORE));
       t = add_seconds(report.exchange_seconds, t);

@@ -44,7 +44,8 @@ class PointToPointExchange final : public Exchange {
     buffers_.pack(in);
     t = add_seconds(report.pack_seconds, t);
     for (const auto& m : shape_.send)
-      if (m.rank != shape_.rank) post_message(shape_, true, buffers_.send_bytes(), m, shape_.payload_tag, requests_);
+      if (m.rank != shape_.rank)
+        post_message(shape_, true, buffers_.send_bytes(), m, shape_.payload_tag, requests_);
     t = add_seconds(report.exchange_seconds, t);
     buffers_.unpack_self(out);
     add_seconds(report.unpack_seconds, t);

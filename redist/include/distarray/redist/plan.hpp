@@ -28,8 +28,8 @@
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/redist/candidates.hpp>
-#include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>

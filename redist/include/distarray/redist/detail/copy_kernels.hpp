@@ -129,8 +129,8 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           const CopyRun run = runs(k);
           if (run.offset >= task.element_end) break;
           const index_t jb = task.element_begin > run.offset ? task.element_begin - run.offset : 0;
-          const index_t je = task.element_end - run.offset < run.length ? task.element_end - run.offset
-                                                                          : run.length;
+          const index_t je =
+              task.element_end - run.offset < run.length ? task.element_end - run.offset : run.length;
           for (index_t j0 = jb; j0 < je; j0 += copy_tile) {
             const index_t nj = j0 + copy_tile < je ? copy_tile : je - j0;
             const index_t lofs = run.start + j0 * run.stride, stride = run.stride;

@@ -43,6 +43,6 @@ bool staged_buffers(BufferStaging staging, bool host_space);
 
 /// {send, receive} positions of the message to oneself, if there is one.
 std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,
-                                                                 int rank);
+                                                                int rank);
 
 }  // namespace distarray::detail

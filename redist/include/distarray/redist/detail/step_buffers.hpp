@@ -29,7 +29,8 @@ class StepBuffers final : public ExchangeBuffers {
  public:
   /// `rank`: this rank in the exchange's communicator; `staged`: MPI reads
   /// and writes host mirrors of the buffers.
-  StepBuffers(const CopyTable& send, const CopyTable& recv, int rank, const ExchangeChoice& choice, bool staged)
+  StepBuffers(const CopyTable& send, const CopyTable& recv, int rank, const ExchangeChoice& choice,
+              bool staged)
       : send_(send), recv_(recv), staged_(staged), self_(self_message(send, recv, rank)) {
     checked_bytes(send.total, sizeof(T));
     checked_bytes(recv.total, sizeof(T));
@@ -67,7 +68,8 @@ class StepBuffers final : public ExchangeBuffers {
   }
 
   char* scratch_bytes(index_t elements) override {
-    if (index_t(scratch_.size()) < elements) scratch_ = buffer("distarray::encoded_scratch", elements, scratch_host_);
+    if (index_t(scratch_.size()) < elements)
+      scratch_ = buffer("distarray::encoded_scratch", elements, scratch_host_);
     return bytes(staged_ ? scratch_host_.data() : scratch_.data());
   }
   index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) override {
@@ -126,7 +128,7 @@ class StepBuffers final : public ExchangeBuffers {
   bool staged_;
   std::optional<std::pair<std::size_t, std::size_t>> self_;
   Buffer send_buf_, recv_buf_, scratch_;
-  Mirror send_host_, recv_host_, scratch_host_;  // staged buffers only
+  Mirror send_host_, recv_host_, scratch_host_;                               // staged buffers only
   std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;  // encoded: per source
 };
 
