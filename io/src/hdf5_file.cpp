@@ -1,4 +1,5 @@
 #include <distarray/core/collective.hpp>
+#include <distarray/core/detail/index_tuples.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
@@ -30,11 +31,10 @@ H5Id access_list(MPI_Comm comm) {
 void select(hid_t space, const std::vector<std::vector<SlabPiece>>& pieces) {
   H5Sselect_none(space);
   const std::size_t d = pieces.size();
-  for (const auto& p : pieces)
-    if (p.empty()) return;
-  std::vector<std::size_t> pos(d, 0);
+  std::vector<std::size_t> sizes(d);
+  for (std::size_t k = 0; k < d; ++k) sizes[k] = pieces[k].size();
   std::vector<hsize_t> start(d), stride(d), count(d), block(d);
-  while (true) {
+  for_each_tuple(sizes, [&](const std::vector<std::size_t>& pos) {
     for (std::size_t k = 0; k < d; ++k) {
       const SlabPiece& s = pieces[k][pos[k]];
       start[k] = s.start;
@@ -43,13 +43,7 @@ void select(hid_t space, const std::vector<std::vector<SlabPiece>>& pieces) {
       block[k] = s.block;
     }
     H5Sselect_hyperslab(space, H5S_SELECT_OR, start.data(), stride.data(), count.data(), block.data());
-    std::size_t k = d;
-    while (k-- > 0) {
-      if (++pos[k] < pieces[k].size()) break;
-      pos[k] = 0;
-    }
-    if (k == std::size_t(-1)) return;
-  }
+  });
 }
 
 /// The memory dataspace of a row-major local block (all of it, or nothing if empty).

@@ -14,7 +14,7 @@ constexpr detail::NameTable<ScheduleMethod, 7> method_names = {{
     {ScheduleMethod::classical, "classical"},
     {ScheduleMethod::falls, "falls"},
     {ScheduleMethod::aspen, "aspen"},
-    {ScheduleMethod::hsu_chung, "krr"},
+    {ScheduleMethod::hsu_chung, "hsu-chung"},
     {ScheduleMethod::thakur, "thakur"},
 }};
 
@@ -49,6 +49,7 @@ void require_same_extent(const Dist1D& a, const Dist1D& b) {
 std::string_view to_string(ScheduleMethod m) { return detail::name_of(method_names, m); }
 
 ScheduleMethod parse_schedule_method(std::string_view text) {
+  if (text == "krr") return ScheduleMethod::hsu_chung;  // the name before 0.2, still accepted
   return detail::value_of(method_names, text, "schedule method");
 }
 

@@ -39,50 +39,50 @@ void expect_agreed(const std::string& what, F&& f, const std::string& fragment) 
 
 TEST(Refusals, HsuChungForcedWhereItDoesNotApply) {
   const int n = world_size();
-  PlanOptions krr;
-  krr.schedule = ScheduleMethod::hsu_chung;
+  PlanOptions hsu_chung;
+  hsu_chung.schedule = ScheduleMethod::hsu_chung;
   // Unequal process counts; the grids leave the last rank out where there are two or more.
   const int used = std::max(1, n - 1);
   const auto from = Layout<2>::parse("cyclic(2),block on " + std::to_string(used) + "x1", {29, 13});
   const auto to = Layout<2>::parse("cyclic(3),block on 1x" + std::to_string(used), {29, 13});
   if (used > 1) {
     expect_agreed<ScheduleError>(
-        "plan, unequal counts", [&] { Plan<double, 2> plan(from, to, MPI_COMM_WORLD, krr); },
+        "plan, unequal counts", [&] { Plan<double, 2> plan(from, to, MPI_COMM_WORLD, hsu_chung); },
         "equal process counts");
     DistArray<double, 2> a(from, MPI_COMM_WORLD);
     expect_agreed<ScheduleError>(
-        "redistribute, unequal counts", [&] { redistribute(a, to, krr); }, "krr");
+        "redistribute, unequal counts", [&] { redistribute(a, to, hsu_chung); }, "hsu-chung");
   }
   // Block sizes that are not multiples of each other, every method.
   const auto s = Layout<1>::parse("cyclic(2) on " + std::to_string(used), {31});
   const auto t = Layout<1>::parse("cyclic(3) on " + std::to_string(used), {31});
   for (const RedistMethod m : {RedistMethod::direct, RedistMethod::indirect}) {
-    krr.method = m;
+    hsu_chung.method = m;
     expect_agreed<ScheduleError>(
         "plan, block sizes 2 and 3, " + std::string(to_string(m)),
-        [&] { Plan<double, 1> plan(s, t, MPI_COMM_WORLD, krr); }, "krr");
+        [&] { Plan<double, 1> plan(s, t, MPI_COMM_WORLD, hsu_chung); }, "hsu-chung");
   }
   // auto and multiphase find a route the closed forms do apply to: 2 -> 1 -> 3 or 2 -> 6 -> 3.
   for (const RedistMethod m : {RedistMethod::automatic, RedistMethod::multiphase}) {
-    krr.method = m;
+    hsu_chung.method = m;
     DistArray<double, 1> a(s, MPI_COMM_WORLD), b(t, MPI_COMM_WORLD);
     testing::fill_pattern(a);
-    Plan<double, 1> plan(s, t, MPI_COMM_WORLD, krr);
+    Plan<double, 1> plan(s, t, MPI_COMM_WORLD, hsu_chung);
     EXPECT_GT(plan.chosen().chain.size(), 2u) << plan.explain();
     plan.execute(a, b);
     EXPECT_EQ(testing::mismatches(b), 0);
   }
   // A named candidate the schedule cannot build.
-  krr.method = RedistMethod::automatic;
-  krr.candidate = "direct";
+  hsu_chung.method = RedistMethod::automatic;
+  hsu_chung.candidate = "direct";
   expect_agreed<ScheduleError>(
-      "named candidate", [&] { Plan<double, 1> plan(s, t, MPI_COMM_WORLD, krr); }, "does not apply");
+      "named candidate", [&] { Plan<double, 1> plan(s, t, MPI_COMM_WORLD, hsu_chung); }, "does not apply");
   // Where the closed forms apply, the same options build a working plan.
-  krr.candidate.clear();
+  hsu_chung.candidate.clear();
   const auto k = Layout<1>::parse("cyclic(6) on " + std::to_string(used), {31});
   DistArray<double, 1> a(s, MPI_COMM_WORLD), b(k, MPI_COMM_WORLD);
   testing::fill_pattern(a);
-  Plan<double, 1> plan(s, k, MPI_COMM_WORLD, krr);
+  Plan<double, 1> plan(s, k, MPI_COMM_WORLD, hsu_chung);
   plan.execute(a, b);
   EXPECT_EQ(testing::mismatches(b), 0);
 }

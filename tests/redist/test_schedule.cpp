@@ -157,7 +157,9 @@ TEST(Schedule, DispatcherPicksTheFastestApplicableMethod) {
   EXPECT_EQ(choose_schedule_method(Dist1D::block(60, 3), Dist1D::cyclic(60, 5)), ScheduleMethod::thakur);
   EXPECT_EQ(choose_schedule_method(Dist1D::cyclic_b(60, 3, 4), Dist1D::cyclic_b(60, 3, 6)),
             ScheduleMethod::aspen);
-  EXPECT_EQ(parse_schedule_method("krr"), ScheduleMethod::hsu_chung);
+  EXPECT_EQ(parse_schedule_method("krr"), ScheduleMethod::hsu_chung);  // the old name
+  EXPECT_EQ(to_string(ScheduleMethod::hsu_chung), "hsu-chung");
+  EXPECT_EQ(parse_schedule_method("hsu-chung"), ScheduleMethod::hsu_chung);
   EXPECT_THROW(parse_schedule_method("fastest"), UsageError);
 }
 

@@ -40,9 +40,10 @@ namespace distarray {
 
 enum class ScheduleMethod { automatic, brute, classical, falls, aspen, hsu_chung, thakur };
 
-/// "auto", "brute", "classical", "falls", "aspen", "krr" (Hsu-Chung), "thakur".
+/// "auto", "brute", "classical", "falls", "aspen", "hsu-chung" (kr->r and r->kr), "thakur".
 std::string_view to_string(ScheduleMethod m);
-/// Inverse of to_string; throws UsageError naming an unknown method.
+/// Inverse of to_string (also "krr", the old name of hsu-chung); throws
+/// UsageError naming an unknown method.
 ScheduleMethod parse_schedule_method(std::string_view text);
 /// Every concrete method (not automatic).
 std::vector<ScheduleMethod> all_schedule_methods();

@@ -8,6 +8,7 @@
 // Format 2 adds a seed from the element type and the shape, so that a
 // dataset reshaped or retyped with the same bytes fails the check.
 
+#include <distarray/core/detail/index_tuples.hpp>
 #include <distarray/core/layout.hpp>
 
 #include <algorithm>
@@ -62,19 +63,16 @@ std::uint64_t local_checksum(const Layout<D>& layout, const Coord<D>& c, const T
   for (int d = 0; d < D; ++d)
     for (index_t l = 0; l < ext[d]; ++l) global[d].push_back(layout.dist(d).global_index(c[d], l));
   std::uint64_t sum = 0;
-  Index<D> pos{};
-  const index_t rows = size / ext[D - 1];
-  for (index_t r = 0; r < rows; ++r) {
+  Index<D> rows = ext;  // one tuple per row: the last dimension is the row
+  rows[D - 1] = 1;
+  const T* row = data;
+  for_each_tuple(rows, [&](const Index<D>& pos) {
     index_t base = 0;  // row-major global offset of the row, without the last dimension
     for (int d = 0; d < D - 1; ++d) base = (base + global[d][std::size_t(pos[d])]) * shape[d + 1];
-    const T* row = data + r * ext[D - 1];
     for (index_t j = 0; j < ext[D - 1]; ++j)
       sum += element_hash(std::uint64_t(base + global[D - 1][std::size_t(j)]), row + j, sizeof(T));
-    for (int d = D - 2; d >= 0; --d) {
-      if (++pos[d] < ext[d]) break;
-      pos[d] = 0;
-    }
-  }
+    row += ext[D - 1];
+  });
   return sum;
 }
 

@@ -16,6 +16,7 @@
 // allows.  Otherwise a run steps through memory by `stride` (a local
 // transpose, which copy_tiles does in cache tiles).
 
+#include <distarray/core/detail/index_tuples.hpp>
 #include <distarray/core/storage_order.hpp>
 #include <distarray/redist/runs.hpp>
 
@@ -112,12 +113,13 @@ void CopyTable::add_message(int rank, std::array<const PeerRuns*, D> per_dim, In
   int last = D - 1;
   index_t unit = 1;
   std::vector<Segment> inner = expanded_segments(*per_dim[last], unit);
-  while (order == StorageOrder::row_major && last > 0 && inner.size() == 1 && inner[0].start == 0 &&
-         inner[0].length == extents[last] * unit) {
-    unit *= extents[last];
-    --last;
-    inner = expanded_segments(*per_dim[last], unit);
-  }
+  if constexpr (D > 1)  // (the guard also spares GCC 12 a false -Warray-bounds at D = 1)
+    while (order == StorageOrder::row_major && last > 0 && inner.size() == 1 && inner[0].start == 0 &&
+           inner[0].length == extents[last] * unit) {
+      unit *= extents[last];
+      --last;
+      inner = expanded_segments(*per_dim[last], unit);
+    }
   index_t inner_count = 0;
   const index_t runs_begin = index_t(runs.size());
   // Merged row-major segments are already in elements of the block.
@@ -137,22 +139,20 @@ void CopyTable::add_message(int rank, std::array<const PeerRuns*, D> per_dim, In
   const index_t runs_end = index_t(runs.size());
   // Rows: the outer dimensions' index tuples in row-major order.
   std::array<std::vector<index_t>, D> outer;
-  index_t rows_count = 1;
-  for (int d = last - 1; d >= 0; --d) {
+  std::array<std::size_t, D> sizes{};  // 1 beyond `last`: one tuple per row
+  sizes.fill(1);
+  for (int d = 0; d < last; ++d) {
     outer[d] = expanded_indices(*per_dim[d]);
-    rows_count *= index_t(outer[d].size());
+    sizes[d] = outer[d].size();
   }
   const index_t rows_begin = index_t(rows.size());
-  std::array<index_t, D> pos{};
-  for (index_t r = 0; r < rows_count; ++r) {
+  index_t row_offset = total;
+  for_each_tuple(sizes, [&](const std::array<std::size_t, D>& pos) {
     index_t base = 0;
-    for (int d = 0; d < last; ++d) base += outer[d][std::size_t(pos[d])] * stride[d];
-    rows.push_back({base, total + r * inner_count, runs_begin, runs_end});
-    for (int d = last - 1; d >= 0; --d) {  // odometer over the outer tuples
-      if (++pos[d] < index_t(outer[d].size())) break;
-      pos[d] = 0;
-    }
-  }
+    for (int d = 0; d < last; ++d) base += outer[d][pos[d]] * stride[d];
+    rows.push_back({base, row_offset, runs_begin, runs_end});
+    row_offset += inner_count;
+  });
   messages.push_back({rank, total, count, rows_begin, index_t(rows.size())});
   total += count;
 }

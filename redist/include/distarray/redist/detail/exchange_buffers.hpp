@@ -18,6 +18,13 @@ namespace distarray::detail {
 /// Builds the receive table of an encoded message from `source` out of its header.
 using Decoder = std::function<CopyTable(int source, const std::vector<index_t>& header)>;
 
+/// The encoded engine's messages: per send message the receiver's unpacking
+/// runs, and how a receiver rebuilds its table from them.
+struct Encoding {
+  std::vector<std::vector<index_t>> headers;
+  Decoder decode;
+};
+
 class ExchangeBuffers {
  public:
   virtual ~ExchangeBuffers() = default;

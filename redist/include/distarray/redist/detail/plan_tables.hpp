@@ -6,6 +6,7 @@
 // from one rank: per dimension the 1-D schedules, composed by tensor product
 // (ARCHITECTURE Sec. 4 step 2) into one message per peer coordinate tuple.
 
+#include <distarray/core/detail/index_tuples.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/redist/detail/copy_table.hpp>
 #include <distarray/redist/schedule.hpp>
@@ -27,10 +28,9 @@ template <int D, class RankOf>
 void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRuns>, D>& per_dim,
                           const Index<D>& extents, StorageOrder order, StorageOrder message,
                           RankOf&& rank_of) {
-  for (int d = 0; d < D; ++d)
-    if (per_dim[d].empty()) return;
-  std::array<std::size_t, D> pos{};
-  while (true) {
+  std::array<std::size_t, D> sizes{};
+  for (int d = 0; d < D; ++d) sizes[d] = per_dim[d].size();
+  for_each_tuple(sizes, [&](const std::array<std::size_t, D>& pos) {
     Coord<D> peer{};
     std::array<const PeerRuns*, D> runs{};
     for (int d = 0; d < D; ++d) {
@@ -38,13 +38,7 @@ void add_product_messages(CopyTable& table, const std::array<std::vector<PeerRun
       peer[d] = runs[d]->peer;
     }
     table.add_message<D>(rank_of(peer), runs, extents, order, message);
-    int d = D - 1;
-    for (; d >= 0; --d) {
-      if (++pos[d] < per_dim[d].size()) break;
-      pos[d] = 0;
-    }
-    if (d < 0) return;
-  }
+  });
 }
 
 /// {send table, receive table} of the rank at coordinate `src` of `from`

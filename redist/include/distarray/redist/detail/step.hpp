@@ -24,13 +24,6 @@ namespace distarray::detail {
 class Exchange;
 struct StepShape;
 
-/// The encoded engine's messages: per send message the receiver's unpacking
-/// runs, and how a receiver rebuilds its table from them.
-struct Encoding {
-  std::vector<std::vector<index_t>> headers;
-  Decoder decode;
-};
-
 class Step {
  public:
   /// Collective over `comm` (not owned; every rank of it builds and executes

@@ -1,0 +1,88 @@
+#pragma once
+// PlanLogic: everything a plan decides, with no element type or memory space
+// (as heFFTe's logic_plan3d): the strategy (strategy.hpp) and, per exchange
+// step of the chosen chain, the communicator, the tag, this rank's send and
+// receive copy tables and, for the encoded engine, the message headers.
+// Plan<T, ...> turns the steps into typed buffers and engines.  Compiled in
+// redist/src/plan_logic.cpp for D = 1..4.
+
+#ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
+#define DISTARRAY_INCLUDING_DETAIL
+#define DISTARRAY_INCLUDING_DETAIL_FROM_PLAN_LOGIC
+#endif
+
+#include <distarray/core/proc_grid.hpp>
+#include <distarray/core/storage_order.hpp>
+#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/exchange_buffers.hpp>
+#include <distarray/redist/strategy.hpp>
+
+#ifdef DISTARRAY_INCLUDING_DETAIL_FROM_PLAN_LOGIC
+#undef DISTARRAY_INCLUDING_DETAIL
+#undef DISTARRAY_INCLUDING_DETAIL_FROM_PLAN_LOGIC
+#endif
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace distarray {
+
+/// One exchange of a plan, seen from this rank.
+struct StepLogic {
+  MPI_Comm comm = MPI_COMM_NULL;  ///< owned by the PlanLogic
+  int tag = 0;                    ///< distinct among the steps sharing `comm`
+  detail::CopyTable send, recv;   ///< recv stays empty for the encoded engine (it decodes headers)
+  detail::Encoding encoding;      ///< encoded engine only: a header per send message, the decoder
+  index_t output_elements = 0;    ///< elements of this rank's block that the step writes
+};
+
+template <int D>
+class PlanLogic {
+ public:
+  /// Collective over `comm`: the strategy (choose_strategy, with its errors)
+  /// and this rank's steps.  `orders`: the storage orders {source,
+  /// destination} of the arrays' local blocks (intermediate blocks are row-major).
+  PlanLogic(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options,
+            std::size_t element_bytes, std::pair<StorageOrder, StorageOrder> orders);
+  PlanLogic(const PlanLogic&) = delete;
+  PlanLogic& operator=(const PlanLogic&) = delete;
+  ~PlanLogic();
+
+  const Layout<D>& from() const { return from_; }
+  const Layout<D>& to() const { return to_; }
+  const PlanOptions& options() const { return options_; }
+  const Strategy<D>& strategy() const { return strategy_; }
+  const std::vector<StepLogic>& steps() const { return steps_; }
+  /// Frees the copy tables (the typed plan keeps them in its packers).
+  void release_tables();
+  /// The plan's duplicate of the caller's communicator (MPI_ERRORS_RETURN).
+  MPI_Comm comm() const { return comm_; }
+  /// The communicator to create destination arrays on: comm(), renumbered
+  /// when the strategy chose a Kalns-Ni processor mapping.
+  MPI_Comm destination_comm() const { return destination_comm_ != MPI_COMM_NULL ? destination_comm_ : comm_; }
+  /// Collective: throws ShapeMismatch on every rank, before any exchange
+  /// (where the others would wait forever), when any rank's source or
+  /// destination array (given by layout and communicator) is not this plan's.
+  void check_arrays(const Layout<D>& source, MPI_Comm source_comm, const Layout<D>& destination,
+                    MPI_Comm destination_comm) const;
+  /// The 1-D schedule method of each dimension, e.g. "hsu-chung,aspen".
+  std::string schedule_names() const;
+
+ private:
+  void build_steps(std::pair<StorageOrder, StorageOrder> orders);
+  void free_communicators();
+
+  Layout<D> from_, to_;
+  PlanOptions options_;
+  Strategy<D> strategy_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm destination_comm_ = MPI_COMM_NULL;  // renumbered destinations only
+  std::unique_ptr<ProcGrid<D>> grid_;          // indirect: the grid's sub-communicators
+  std::vector<StepLogic> steps_;
+};
+
+}  // namespace distarray

@@ -1,0 +1,43 @@
+#pragma once
+// The strategy of a redistribution: every candidate (candidates.hpp) costed
+// by the cost model and the one the options ask for.  It is the decision half
+// of a plan's logic (plan_logic.hpp), all that `explain` needs: no copy
+// table is built.  Compiled in redist/src/strategy.cpp for D = 1..4.
+
+#include <distarray/core/layout.hpp>
+#include <distarray/redist/candidates.hpp>
+#include <distarray/redist/cost_model.hpp>
+#include <distarray/redist/plan_options.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace distarray {
+
+template <int D>
+struct Strategy {
+  CostModel model;
+  std::vector<Candidate<D>> candidates;
+  std::size_t chosen = 0;
+
+  const Candidate<D>& candidate() const { return candidates[chosen]; }
+  /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
+  std::string explain() const { return explain_candidates(candidates, chosen, model); }
+};
+
+/// Checks the layouts against `comm` and the options, costs every candidate
+/// for elements of `element_bytes` and picks the one the options ask for: the
+/// cheapest (method auto), the cheapest of a method, or the one named.
+/// Collective over `comm`; every rank reaches the same strategy or throws
+/// the same error: ShapeMismatch (different global shapes), LayoutError (a
+/// grid larger than the communicator, an indirect plan between different
+/// grids, no multiphase route), ScheduleError (the forced schedule method
+/// cannot build the candidate), UsageError (no candidate of the given name).
+template <int D>
+Strategy<D> choose_strategy(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
+                            const PlanOptions& options, std::size_t element_bytes);
+
+}  // namespace distarray

@@ -1,0 +1,222 @@
+// PlanLogic (plan_logic.hpp): the steps of the chosen chain and this rank's
+// copy tables for each (ARCHITECTURE Sec. 4).
+
+#include "detail/dimensions.hpp"
+
+#include <distarray/core/collective.hpp>
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/unpack_header.hpp>
+#include <distarray/redist/plan_logic.hpp>
+
+#include <tuple>
+
+namespace distarray {
+
+namespace {
+
+/// How one step's communicator numbers the grid coordinates of its two layouts.
+template <int D>
+struct Numbering {
+  int along = -1;               ///< indirect: the sub-communicator along this dimension, ranked by coordinate
+  Coord<D> mine{};              ///< indirect: this rank's coordinate (the others share it off `along`)
+  std::vector<int> renumbered;  ///< Kalns-Ni destination ranks, or empty for the layout's own
+
+  int source_rank(const Layout<D>& a, const Coord<D>& x) const {
+    return along >= 0 ? x[along] : a.grid().rank_of(x);
+  }
+  int destination_rank(const Layout<D>& b, const Coord<D>& x) const {
+    return along >= 0 ? x[along] : detail::destination_rank<D>(b, renumbered, x);
+  }
+  Coord<D> source_coord(const Layout<D>& a, int rank) const {
+    return along >= 0 ? on_line(rank) : *a.grid().coord_of(rank);
+  }
+  Coord<D> destination_coord(const Layout<D>& b, int rank) const {
+    return along >= 0 ? on_line(rank) : *detail::destination_coord<D>(b, renumbered, rank);
+  }
+
+ private:
+  Coord<D> on_line(int rank) const {
+    Coord<D> x = mine;
+    x[along] = rank;
+    return x;
+  }
+};
+
+/// Hsu-Chung message encoding: each send message's header holds the
+/// receiver's unpacking runs; a receiver rebuilds its table from a header alone.
+template <int D>
+detail::Encoding encoding_of(const Layout<D>& a, const Layout<D>& b, const Numbering<D>& n,
+                             const detail::CopyTable& send, const std::optional<Coord<D>>& src,
+                             const std::optional<Coord<D>>& dst, ScheduleMethod method,
+                             std::pair<StorageOrder, StorageOrder> orders) {
+  detail::Encoding e;
+  for (const auto& m : send.messages) {
+    const Coord<D> q = n.destination_coord(b, m.rank);
+    auto& header = e.headers.emplace_back();
+    for (int d = 0; d < D; ++d)
+      detail::append_unpack_words(header, method, a.dist(d), b.dist(d), (*src)[d], q[d]);
+  }
+  e.decode = [a, b, n, dst, orders](int source, const std::vector<index_t>& header) {
+    const Coord<D> p = n.source_coord(a, source), q = *dst;
+    std::array<PeerRuns, D> runs;
+    std::array<const PeerRuns*, D> per_dim{};
+    std::size_t pos = 0;
+    for (int d = 0; d < D; ++d) {
+      runs[d] = detail::read_unpack_words(header, pos, a.dist(d), b.dist(d), p[d], q[d]);
+      per_dim[d] = &runs[d];
+    }
+    detail::CopyTable table;
+    table.add_message<D>(source, per_dim, b.local_extents(q), orders.second, detail::message_order(orders));
+    return table;
+  };
+  return e;
+}
+
+}  // namespace
+
+template <int D>
+PlanLogic<D>::PlanLogic(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options,
+                        std::size_t element_bytes, std::pair<StorageOrder, StorageOrder> orders)
+    : from_(from),
+      to_(to),
+      options_(options),
+      strategy_(choose_strategy<D>(from, to, comm, options, element_bytes)) {
+  DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
+  try {
+    DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
+    build_steps(orders);
+  } catch (...) {
+    free_communicators();
+    throw;
+  }
+}
+
+template <int D>
+PlanLogic<D>::~PlanLogic() {
+  free_communicators();
+}
+
+template <int D>
+void PlanLogic<D>::free_communicators() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  grid_.reset();  // its communicators are derived from comm_
+  if (destination_comm_ != MPI_COMM_NULL) MPI_Comm_free(&destination_comm_);
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+template <int D>
+void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders) {
+  const Candidate<D>& c = strategy_.candidate();
+  const bool indirect = c.method == RedistMethod::indirect;
+  if (indirect) {
+    grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
+    if (!grid_->contains_me()) return;
+  }
+  int rank = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
+  // The dimension an indirect link moves (D: none, the link is skipped); 0 for the other methods.
+  const auto moved = [&c, indirect](std::size_t i) {
+    int d = 0;
+    while (d < D && c.chain[i].dist(d).same_mapping(c.chain[i + 1].dist(d))) ++d;
+    return indirect ? d : 0;
+  };
+  std::size_t last = 0;  // the link that writes the destination block
+  for (std::size_t i = 0; i + 1 < c.chain.size(); ++i)
+    if (moved(i) < D) last = i;
+  const bool encoded = options_.exchange == ExchangeEngine::encoded;
+  for (std::size_t i = 0; i + 1 < c.chain.size(); ++i) {
+    const int d = moved(i);
+    if (d == D) continue;
+    const Layout<D>& a = c.chain[i];
+    const Layout<D>& b = c.chain[i + 1];
+    Numbering<D> n;
+    if (indirect)
+      n = {d, *grid_->coord(), {}};
+    else
+      n.renumbered = c.destination_ranks;
+    // Intermediate blocks are row-major; the arrays have their own orders.
+    const std::pair step_orders{steps_.empty() ? orders.first : StorageOrder::row_major,
+                                i == last ? orders.second : StorageOrder::row_major};
+    StepLogic& s = steps_.emplace_back();
+    s.comm = indirect ? grid_->dim_comm(d) : comm_;
+    s.tag = int(steps_.size()) - 1;
+    const auto src = a.grid().coord_of(rank);
+    const auto dst = detail::destination_coord<D>(b, n.renumbered, rank);
+    // Agreed: a rank whose tables fail (memory) must not leave the others in the step's collectives.
+    std::tie(s.send, s.recv) = detail::agreed(s.comm, [&] {
+      return detail::exchange_tables<D>(
+          a, b, src, dst, options_.schedule, [&](const Coord<D>& x) { return n.source_rank(a, x); },
+          [&](const Coord<D>& x) { return n.destination_rank(b, x); }, !encoded, step_orders);
+    });
+    if (encoded) s.encoding = encoding_of<D>(a, b, n, s.send, src, dst, options_.schedule, step_orders);
+    s.output_elements = dst ? element_count(b.local_extents(*dst)) : 0;
+  }
+  if (!c.destination_ranks.empty()) {
+    // Destination arrays live on a communicator where coordinate k of the
+    // destination grid is the rank the mapping chose.
+    int key = rank;
+    if (const auto mine = detail::destination_coord<D>(to_, c.destination_ranks, rank))
+      key = to_.grid().rank_of(*mine);
+    DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, 0, key, &destination_comm_));
+  }
+}
+
+template <int D>
+void PlanLogic<D>::release_tables() {
+  for (StepLogic& s : steps_) s.send = s.recv = detail::CopyTable{}, s.encoding = {};
+}
+
+namespace {
+
+/// What is wrong with an array of `layout` on `array_comm` for a plan side
+/// built for `expected` on `comm`, or nothing.
+template <int D>
+std::string array_problem(const Layout<D>& layout, MPI_Comm array_comm, const Layout<D>& expected,
+                          MPI_Comm comm, const char* role, const char* hint) {
+  if (!(layout == expected))
+    return std::string("plan executed with a ") + role + " array of layout '" + layout.to_string() +
+           "', but it was built for '" + expected.to_string() + "'";
+  int relation = MPI_UNEQUAL;
+  DISTARRAY_MPI_CHECK(MPI_Comm_compare(array_comm, comm, &relation));
+  if (relation != MPI_IDENT && relation != MPI_CONGRUENT)
+    return std::string("plan executed with a ") + role + " array on another communicator than the plan's" +
+           hint;
+  return {};
+}
+
+}  // namespace
+
+template <int D>
+void PlanLogic<D>::check_arrays(const Layout<D>& source, MPI_Comm source_comm, const Layout<D>& destination,
+                                MPI_Comm destination_comm) const {
+  std::string problem = array_problem(source, source_comm, from_, comm_, "source", "");
+  if (problem.empty())
+    problem =
+        array_problem(destination, destination_comm, to_, this->destination_comm(), "destination",
+                      destination_comm_ != MPI_COMM_NULL ? " (create it on Plan::destination_comm())" : "");
+  int ok = problem.empty();
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm_));
+  if (!ok)
+    throw ShapeMismatch(
+        problem.empty() ? "plan executed with a wrong array on another rank; nothing was moved" : problem);
+}
+
+template <int D>
+std::string PlanLogic<D>::schedule_names() const {
+  std::string s;
+  for (int d = 0; d < D; ++d) {
+    const ScheduleMethod m = options_.schedule == ScheduleMethod::automatic
+                                 ? choose_schedule_method(from_.dist(d), to_.dist(d))
+                                 : options_.schedule;
+    s += (d ? "," : "") + std::string(to_string(m));
+  }
+  return s;
+}
+
+#define DISTARRAY_PLAN_LOGIC(D) template class PlanLogic<D>;
+DISTARRAY_FOR_EACH_DIMENSION(DISTARRAY_PLAN_LOGIC)
+
+}  // namespace distarray
