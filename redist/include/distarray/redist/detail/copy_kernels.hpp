@@ -78,16 +78,19 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
   using Tile = Kokkos::View<T[copy_tile][copy_tile + 1], ScratchSpace, Kokkos::MemoryUnmanaged>;
   using Bases = Kokkos::View<index_t[copy_tile], ScratchSpace, Kokkos::MemoryUnmanaged>;
   Policy policy(end - begin, Kokkos::AUTO, Kokkos::AUTO);
-  policy.set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size() + Bases::shmem_size()));
+  policy.set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size() + 2 * Bases::shmem_size()));
   Kokkos::parallel_for(
       pack ? "distarray::pack_tiled" : "distarray::unpack_tiled", policy,
       KOKKOS_LAMBDA(const typename Policy::member_type& team) {
         const TileTask task = tasks(begin + team.league_rank());
         const index_t r0 = task.row_begin, nr = task.row_end - task.row_begin;
         Tile tile(team.team_scratch(0));  // [row][run element]
-        Bases lbase(team.team_scratch(0));
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr),
-                             [&](const index_t r) { lbase(r) = rows(r0 + r).local_base; });
+        Bases lbase(team.team_scratch(0)), bbase(team.team_scratch(0));
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
+          const CopyRow row = rows(r0 + r);
+          lbase(r) = row.local_base;
+          bbase(r) = row.buffer_base - rows(r0).buffer_base;
+        });
         team.team_barrier();
         // The rows are neighbours in the local block (the common case): one
         // base and unit steps, so the local side is read or written in order.
@@ -98,8 +101,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
             Kokkos::LAnd<int>(adjacent));
         // Every row of a message has the same runs and consecutive buffer places.
         const CopyRow first = rows(r0);
-        const index_t row_elements = nr > 1 ? rows(r0 + 1).buffer_base - first.buffer_base : 0;
-        // One tile's copy: tile element (r, j) is local[at(r, j)] and b[r * row_elements + j].
+        // One tile's copy: tile element (r, j) is local[at(r, j)] and b[bbase(r) + j].
         const auto copy = [&](const index_t nj, T* b, const auto& at) {
           if (pack) {
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
@@ -109,12 +111,12 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
             team.team_barrier();
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nj),
-                                   [&](const index_t j) { b[r * row_elements + j] = tile(r, j); });
+                                   [&](const index_t j) { b[bbase(r) + j] = tile(r, j); });
             });
           } else {
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nj),
-                                   [&](const index_t j) { tile(r, j) = b[r * row_elements + j]; });
+                                   [&](const index_t j) { tile(r, j) = b[bbase(r) + j]; });
             });
             team.team_barrier();
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
