@@ -39,10 +39,11 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
       pack ? "distarray::pack" : "distarray::unpack",
       Kokkos::RangePolicy<typename Space::execution_space>(begin, end), KOKKOS_LAMBDA(const index_t i) {
         const CopyRow row = rows(i);
+        T* const row_buffer = buf.at(i, row.buffer_base);  // the window is chosen per row, not per run
         for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
           const CopyRun run = runs(k);
           T* l = local + row.local_base + run.start;
-          T* b = buf.at(i, row.buffer_base + run.offset);
+          T* b = row_buffer + run.offset;
           if (run.stride != 1) {  // single elements at a constant spacing
             if (pack)
               for (index_t j = 0; j < run.length; ++j) b[j] = l[j * run.stride];
