@@ -14,6 +14,8 @@
 // inside the global array (a file view, a scatter), while every message here
 // is the intersection of two distributions — an indexed product.
 
+#include "elements.hpp"
+
 #include <distarray/core.hpp>
 
 #include <mpi.h>
@@ -45,14 +47,15 @@ std::array<std::vector<std::vector<index_t>>, D> owned_by(const Layout<D>& mine,
   return lists;
 }
 
-/// The elements lists[0] x ... x lists[D-1] of a local block with the given
-/// strides (in doubles), in row-major order of the product — the order the
-/// two sides agree on.  A double stretched to the last stride, indexed along
-/// the last dimension, stretched to the next stride, indexed, and so on.
-template <int D>
+/// The elements lists[0] x ... x lists[D-1] of a local block of T with the
+/// given strides (in elements), in row-major order of the product — the order
+/// the two sides agree on.  An element stretched to the last stride, indexed
+/// along the last dimension, stretched to the next stride, indexed, and so on.
+template <class T, int D>
 MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& lists, const Index<D>& strides) {
+  constexpr auto bytes = MPI_Aint(sizeof(T));
   MPI_Datatype t;
-  MPI_Type_create_resized(MPI_DOUBLE, 0, MPI_Aint(strides[D - 1] * 8), &t);
+  MPI_Type_create_resized(mpi_type<T>(), 0, MPI_Aint(strides[D - 1]) * bytes, &t);
   for (int d = D - 1; d >= 0; --d) {
     std::vector<int> lengths, starts;  // runs of consecutive indices
     for (index_t i : *lists[d]) {
@@ -67,7 +70,7 @@ MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& list
     MPI_Type_indexed(int(lengths.size()), lengths.data(), starts.data(), t, &u);
     MPI_Type_free(&t);
     if (d > 0) {
-      MPI_Type_create_resized(u, 0, MPI_Aint(strides[d - 1] * 8), &t);
+      MPI_Type_create_resized(u, 0, MPI_Aint(strides[d - 1]) * bytes, &t);
       MPI_Type_free(&u);
     } else {
       t = u;
@@ -77,7 +80,7 @@ MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& list
   return t;
 }
 
-template <int D>
+template <class T, int D>
 class HandWritten {
  public:
   /// Collective over comm; the arrays' local blocks are stored in the given orders.
@@ -90,8 +93,8 @@ class HandWritten {
     const auto ranks = std::size_t(size);
     scount_.assign(ranks, 0);
     rcount_.assign(ranks, 0);
-    stype_.assign(ranks, MPI_DOUBLE);
-    rtype_.assign(ranks, MPI_DOUBLE);
+    stype_.assign(ranks, mpi_type<T>());  // placeholders where the count is 0
+    rtype_.assign(ranks, mpi_type<T>());
     std::vector<int> sbytes(ranks, 0), rbytes(ranks, 0);
     const auto side = [&](const Layout<D>& mine, StorageOrder order, const Layout<D>& other,
                           std::vector<int>& count, std::vector<MPI_Datatype>& type, std::vector<int>& bytes) {
@@ -110,8 +113,8 @@ class HandWritten {
         }
         if (elements == 0) continue;
         count[std::size_t(r)] = 1;
-        type[std::size_t(r)] = product_type<D>(piece, strides);
-        bytes[std::size_t(r)] = int(elements * 8);
+        type[std::size_t(r)] = product_type<T, D>(piece, strides);
+        bytes[std::size_t(r)] = int(elements * index_t(sizeof(T)));
       }
     };
     side(from, from_order, to, scount_, stype_, sbytes);
@@ -133,12 +136,13 @@ class HandWritten {
   HandWritten(const HandWritten&) = delete;
   HandWritten& operator=(const HandWritten&) = delete;
   ~HandWritten() {
-    for (auto* types : {&stype_, &rtype_})
-      for (MPI_Datatype& t : *types)
-        if (t != MPI_DOUBLE) MPI_Type_free(&t);
+    for (std::size_t r = 0; r < stype_.size(); ++r) {
+      if (scount_[r]) MPI_Type_free(&stype_[r]);
+      if (rcount_[r]) MPI_Type_free(&rtype_[r]);
+    }
   }
 
-  void alltoallw(const double* in, double* out) const {
+  void alltoallw(const T* in, T* out) const {
     MPI_Alltoallw(in, scount_.data(), sdispl_.data(), stype_.data(), out, rcount_.data(), rdispl_.data(),
                   rtype_.data(), comm_);
   }

@@ -1,9 +1,13 @@
 #pragma once
-// ScaLAPACK's pdgemr2d on distarray's arrays.  A BLACS grid is laid out in
+// p?gemr2d on distarray's arrays: ScaLAPACK's own (Cpdgemr2d, Cpzgemr2d) and
+// COSTA's ScaLAPACK-compatible wrapper (costa_pdgemr2d, costa_pzgemr2d) when
+// COSTA is built (DISTARRAY_HAVE_COSTA).  A BLACS grid is laid out in
 // distarray's row-major rank order (rank first + r*cols + c at (r, c)), so a
 // ScaLAPACK local array — column-major, leading dimension the local row
 // count — is exactly the local block of a column-major (Kokkos::LayoutLeft)
 // DistArray of layout "cyclic(mb),cyclic(nb) on rowsxcols@first".
+
+#include "elements.hpp"
 
 #include <distarray/core.hpp>
 
@@ -16,6 +20,16 @@ void Cblacs_gridmap(int* context, int* usermap, int ldumap, int nprow, int npcol
 void Cblacs_gridexit(int context);
 void Cpdgemr2d(int m, int n, double* a, int ia, int ja, int* desca, double* b, int ib, int jb, int* descb,
                int context);
+void Cpzgemr2d(int m, int n, void* a, int ia, int ja, int* desca, void* b, int ib, int jb, int* descb,
+               int context);
+#ifdef DISTARRAY_HAVE_COSTA
+void costa_pdgemr2d(const int* m, const int* n, const double* a, const int* ia, const int* ja,
+                    const int* desca, double* b, const int* ib, const int* jb, const int* descb,
+                    const int* ictxt);
+void costa_pzgemr2d(const int* m, const int* n, const double* a, const int* ia, const int* ja,
+                    const int* desca, double* b, const int* ib, const int* jb, const int* descb,
+                    const int* ictxt);
+#endif
 }
 
 namespace compare {
@@ -62,21 +76,42 @@ struct Descriptor {
   }
 };
 
-/// pdgemr2d from one column-major array to another over the whole communicator.
-class Pdgemr2d {
+/// Whose p?gemr2d runs.
+enum class Gemr2d { scalapack, costa };
+
+/// p?gemr2d from one column-major array to another over the whole communicator.
+template <class T>
+class Pxgemr2d {
  public:
-  Pdgemr2d(const distarray::Layout<2>& from, const distarray::Layout<2>& to, int my_rank, int ranks)
-      : m_(int(from.shape()[0])), n_(int(from.shape()[1])), a_(from, my_rank), b_(to, my_rank) {
+  Pxgemr2d(Gemr2d who, const distarray::Layout<2>& from, const distarray::Layout<2>& to, int my_rank,
+           int ranks)
+      : who_(who), m_(int(from.shape()[0])), n_(int(from.shape()[1])), a_(from, my_rank), b_(to, my_rank) {
     whole_ = blacs_grid(1, ranks, 0);
   }
-  ~Pdgemr2d() { Cblacs_gridexit(whole_); }
+  ~Pxgemr2d() { Cblacs_gridexit(whole_); }
 
-  void operator()(double* in, double* out) {
-    double dummy = 0;  // ranks with an empty block still pass a valid pointer
-    Cpdgemr2d(m_, n_, in ? in : &dummy, 1, 1, a_.desc, out ? out : &dummy, 1, 1, b_.desc, whole_);
+  void operator()(T* in, T* out) {
+    T dummy{};  // ranks with an empty block still pass a valid pointer
+    in = in ? in : &dummy;
+    out = out ? out : &dummy;
+    if (who_ == Gemr2d::scalapack) {
+      if constexpr (is_complex<T>)
+        Cpzgemr2d(m_, n_, in, 1, 1, a_.desc, out, 1, 1, b_.desc, whole_);
+      else
+        Cpdgemr2d(m_, n_, in, 1, 1, a_.desc, out, 1, 1, b_.desc, whole_);
+      return;
+    }
+#ifdef DISTARRAY_HAVE_COSTA
+    const int one = 1;
+    auto* i = reinterpret_cast<double*>(in);
+    auto* o = reinterpret_cast<double*>(out);
+    (is_complex<T> ? costa_pzgemr2d : costa_pdgemr2d)(&m_, &n_, i, &one, &one, a_.desc, o, &one, &one,
+                                                      b_.desc, &whole_);
+#endif
   }
 
  private:
+  Gemr2d who_;
   int m_, n_;
   Descriptor a_, b_;
   int whole_ = -1;

@@ -28,15 +28,14 @@ T pattern_value(index_t linear) {
 }
 
 /// Elements of `a` on all ranks that differ from the pattern (collective).
-template <class T, int D, class S>
-index_t pattern_mismatches(const DistArray<T, D, S>& a) {
+template <class T, int D, class S, class Order>
+index_t pattern_mismatches(const DistArray<T, D, S, Order>& a) {
   auto host = Kokkos::create_mirror_view(a.local());
   Kokkos::deep_copy(host, a.local());
   const Index<D> shape = a.layout().shape();
   index_t bad = 0;
   for (index_t i = 0; i < a.local_size(); ++i)
-    bad += host.data()[i] !=
-           pattern_value<T>(row_major_offset(a.global_index(row_major_index(i, a.local_extents())), shape));
+    bad += host.data()[i] != pattern_value<T>(row_major_offset(a.global_index(a.local_index(i)), shape));
   DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, a.comm()));
   return bad;
 }

@@ -10,6 +10,7 @@
 #include <distarray/redist.hpp>
 
 #include <iostream>
+#include <type_traits>
 
 namespace distarray::cli {
 
@@ -21,7 +22,7 @@ struct RedistRun {
   std::string type, from, to;
   MPI_Comm comm;
 
-  template <class T, int D>
+  template <class T, int D, class SourceOrder, class DestOrder>
   int run() const {
     Index<D> extents{};
     for (int d = 0; d < D; ++d) extents[d] = shape[std::size_t(d)];
@@ -33,15 +34,18 @@ struct RedistRun {
     options.exchange = parse_exchange_engine(args.get("exchange", "auto"));
     const int repeat = int(args.get_int("repeat", 10, 1, 1'000'000'000));
 
-    DistArray<T, D> a(src, comm), b(dst, comm);
+    DistArray<T, D, Kokkos::HostSpace, SourceOrder> a(src, comm);
+    DistArray<T, D, Kokkos::HostSpace, DestOrder> b(dst, comm);
     a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents)); });
-    Plan<T, D> plan(src, dst, comm, options);
+    Plan<T, D, Kokkos::HostSpace, SourceOrder, DestOrder> plan(src, dst, comm, options);
     for (int i = 0; i < repeat; ++i) plan.execute(a, b);
 
     Summary s = summarize(plan.report(), comm, repeat);
     s.title = "distarray redist: " + shape_text(shape) + " " + type;
     s.from = src.to_string();
     s.to = dst.to_string();
+    if constexpr (std::is_same_v<SourceOrder, Kokkos::LayoutLeft>) s.from += " (column-major)";
+    if constexpr (std::is_same_v<DestOrder, Kokkos::LayoutLeft>) s.to += " (column-major)";
     s.elements = element_count(extents);
     s.element_bytes = index_t(sizeof(T));
     if (args.has("verify")) {
@@ -54,11 +58,29 @@ struct RedistRun {
   }
 };
 
+/// Calls f.template operator()<Order>() with the Kokkos layout of the local
+/// blocks that `text` names.
+template <class F>
+int with_storage_order(const std::string& option, const std::string& text, F&& f) {
+  if (text == "row-major") return f.template operator()<Kokkos::LayoutRight>();
+  if (text == "column-major") return f.template operator()<Kokkos::LayoutLeft>();
+  throw UsageError("--" + option + " takes row-major or column-major, not '" + text + "'");
+}
+
+template <class T, int D>
+int run_with_orders(const RedistRun& run, const Args& args) {
+  return with_storage_order("from-order", args.get("from-order", "row-major"), [&]<class SourceOrder>() {
+    return with_storage_order("to-order", args.get("to-order", "row-major"),
+                              [&]<class DestOrder>() { return run.run<T, D, SourceOrder, DestOrder>(); });
+  });
+}
+
 }  // namespace
 
 int run_redist(int argc, char** argv, MPI_Comm comm) {
   const Args args(argc, argv, 2,
-                  {"shape", "type", "from", "to", "method", "schedule", "exchange", "repeat", "json"},
+                  {"shape", "type", "from", "to", "from-order", "to-order", "method", "schedule", "exchange",
+                   "repeat", "json"},
                   {"verify"});
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -73,11 +95,11 @@ int run_redist(int argc, char** argv, MPI_Comm comm) {
   return with_element_type(run.type, [&]<class T>() {
     switch (run.shape.size()) {
       case 1:
-        return run.run<T, 1>();
+        return run_with_orders<T, 1>(run, args);
       case 2:
-        return run.run<T, 2>();
+        return run_with_orders<T, 2>(run, args);
       case 3:
-        return run.run<T, 3>();
+        return run_with_orders<T, 3>(run, args);
     }
     throw UsageError("redist handles 1- to 3-dimensional shapes; --shape has " +
                      std::to_string(run.shape.size()));

@@ -1,0 +1,55 @@
+#pragma once
+// The element types of the comparison, double and complex<double>.  Every
+// element holds a value made from its global index, so a misplaced, dropped
+// or conjugated element is seen by wrong_elements().
+
+#include <distarray/core.hpp>
+
+#include <mpi.h>
+
+#include <complex>
+#include <string>
+
+namespace compare {
+
+using distarray::index_t;
+using Host = Kokkos::HostSpace;
+
+template <class T>
+inline constexpr bool is_complex = false;
+template <>
+inline constexpr bool is_complex<std::complex<double>> = true;
+
+template <class T>
+std::string type_name() {
+  return is_complex<T> ? "complex<double>" : "double";
+}
+
+template <class T>
+MPI_Datatype mpi_type() {
+  return is_complex<T> ? MPI_CXX_DOUBLE_COMPLEX : MPI_DOUBLE;
+}
+
+/// The value of the element at row-major global offset `o`.
+template <class T>
+T value_at(index_t o) {
+  if constexpr (is_complex<T>)
+    return {double(o), -0.5 * double(o)};
+  else
+    return double(o);
+}
+
+/// Over the communicator: elements of `b` that do not hold value_at of their
+/// global index.
+template <class T, class Order>
+long wrong_elements(const distarray::DistArray<T, 2, Host, Order>& b, MPI_Comm comm) {
+  const distarray::Index<2> shape = b.layout().shape();
+  long bad = 0;
+  for (index_t i = 0; i < b.local_size(); ++i)
+    bad += b.local().data()[i] !=
+           value_at<T>(distarray::row_major_offset(b.global_index(b.local_index(i)), shape));
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, comm);
+  return bad;
+}
+
+}  // namespace compare

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole comparison in one command: every case of bench/compare at 2 and 4
+# ranks, 256^2, 1024^2 and 4096^2, double and complex<double>, with every
+# peer (heFFTe and COSTA built by scripts/peers.sh into the cache, once).
+# Writes docs/bench/compare_np{2,4}.{txt,json,md} and puts the two Markdown
+# tables into README.md between the "bench/compare" markers.
+#   bench/compare/run.sh [bench_compare options, e.g. --reps 20]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+peers=$(scripts/peers.sh | tail -n 1)
+scripts/setup.sh -DCMAKE_PREFIX_PATH="$peers"
+grep "bench_compare peers" build/build.log
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
+# COSTA runs OpenMP threads; with 2 per rank, 4 ranks on 2 cores spin against
+# each other (costa::transform took ~1000x longer).  One thread per rank for
+# every method, as distarray's Serial build has.
+export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive OMP_PROC_BIND=false
+out=docs/bench
+for np in 2 4; do
+  mpiexec -n $np build/bench/bench_compare --json $out/compare_np$np.json --markdown $out/compare_np$np.md "$@" \
+    | tee $out/compare_np$np.txt
+done
+table=$(mktemp)
+{
+  echo "Measured $(date -u +%Y-%m-%d) with \`bench/compare/run.sh $*\` on $(nproc) cores"
+  echo "($(mpirun --version | head -n 1)). Peer columns: peer time / distarray time (above 1:"
+  echo "distarray is faster); last column: distarray time / the bare \`MPI_Alltoallv\` floor."
+  for np in 2 4; do echo; cat $out/compare_np$np.md; done
+} > "$table"
+awk -v table="$table" '
+  /<!-- bench\/compare: begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
+  /<!-- bench\/compare: end -->/ { skip = 0 }
+  !skip' README.md > README.md.new
+mv README.md.new README.md
+rm -f "$table"
+echo "compare: tables in $out/compare_np{2,4}.md and README.md"
