@@ -23,7 +23,7 @@ for np in 2 4; do
 done
 table=$(mktemp)
 {
-  echo "Measured $(date -u +%Y-%m-%d) with \`bench/compare/run.sh $*\` on $(nproc) cores"
+  echo "Measured $(date -u +%Y-%m-%d) with \`bench/compare/run.sh${*:+ $*}\` on $(nproc --all) cores"
   echo "($(mpirun --version | head -n 1)). Peer columns: peer time / distarray time (above 1:"
   echo "distarray is faster); last column: distarray time / the bare \`MPI_Alltoallv\` floor."
   for np in 2 4; do echo; cat $out/compare_np$np.md; done
