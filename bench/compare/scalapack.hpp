@@ -107,6 +107,8 @@ class Pxgemr2d {
     auto* o = reinterpret_cast<double*>(out);
     (is_complex<T> ? costa_pzgemr2d : costa_pdgemr2d)(&m_, &n_, i, &one, &one, a_.desc, o, &one, &one,
                                                       b_.desc, &whole_);
+#else
+    throw distarray::Error("COSTA's pdgemr2d: COSTA is not in this build");
 #endif
   }
 

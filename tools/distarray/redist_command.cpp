@@ -34,10 +34,11 @@ struct RedistRun {
     options.exchange = parse_exchange_engine(args.get("exchange", "auto"));
     const int repeat = int(args.get_int("repeat", 10, 1, 1'000'000'000));
 
-    DistArray<T, D, Kokkos::HostSpace, SourceOrder> a(src, comm);
-    DistArray<T, D, Kokkos::HostSpace, DestOrder> b(dst, comm);
+    using Space = Kokkos::DefaultExecutionSpace::memory_space;
+    DistArray<T, D, Space, SourceOrder> a(src, comm);
+    DistArray<T, D, Space, DestOrder> b(dst, comm);
     a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents)); });
-    Plan<T, D, Kokkos::HostSpace, SourceOrder, DestOrder> plan(src, dst, comm, options);
+    Plan<T, D, Space, SourceOrder, DestOrder> plan(src, dst, comm, options);
     for (int i = 0; i < repeat; ++i) plan.execute(a, b);
 
     Summary s = summarize(plan.report(), comm, repeat);
