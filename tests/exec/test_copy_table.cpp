@@ -3,7 +3,7 @@
 // message exactly once.
 
 #include <distarray/redist/detail/copy_table.hpp>
-#include <distarray/redist/detail/plan_tables.hpp>
+#include "send_table.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,22 +13,10 @@
 namespace distarray::detail {
 namespace {
 
-CopyTable table_of(const std::string& from_text, const std::string& to_text, const Index<2>& shape,
-                   StorageOrder order, StorageOrder message) {
-  const auto from = Layout<2>::parse(from_text, shape);
-  const auto to = Layout<2>::parse(to_text, shape);
-  const auto rank_in = [](const Layout<2>& l) {
-    return [&l](const Coord<2>& c) { return l.grid().rank_of(c); };
-  };
-  return exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic, rank_in(from),
-                            rank_in(to), false, {order, message})
-      .first;
-}
-
 TEST(CopyTable, WholeRowsMergeIntoOneRun) {
   // (block,*) -> (block,*) on another grid: rank 0 sends whole rows, one run per message.
-  const CopyTable t = table_of("block,* on 2x1", "block,* on 3x1", {12, 10}, StorageOrder::row_major,
-                               StorageOrder::row_major);
+  const CopyTable t = send_table("block,* on 2x1", "block,* on 3x1", {12, 10}, StorageOrder::row_major,
+                                 StorageOrder::row_major);
   ASSERT_EQ(t.messages.size(), 2u);  // rows 0-3 to rank 0, rows 4-5 to rank 1
   for (const auto& m : t.messages) {
     EXPECT_EQ(m.rows_end - m.rows_begin, 1);
@@ -41,8 +29,8 @@ TEST(CopyTable, WholeRowsMergeIntoOneRun) {
 }
 
 TEST(CopyTable, CyclicColumnsAreOneStridedRunPerRow) {
-  const CopyTable t =
-      table_of("*,block on 1x1", "*,cyclic on 1x3", {4, 9}, StorageOrder::row_major, StorageOrder::row_major);
+  const CopyTable t = send_table("*,block on 1x1", "*,cyclic on 1x3", {4, 9}, StorageOrder::row_major,
+                                 StorageOrder::row_major);
   ASSERT_EQ(t.messages.size(), 3u);
   const CopyRun& run = t.runs[std::size_t(t.rows[0].runs_begin)];
   EXPECT_EQ(run.stride, 3);
@@ -52,8 +40,8 @@ TEST(CopyTable, CyclicColumnsAreOneStridedRunPerRow) {
 
 TEST(CopyTable, TileTasksCoverEveryElementOnce) {
   for (const Index<2> shape : {Index<2>{301, 67}, Index<2>{31, 700}, Index<2>{2000, 31}}) {
-    const CopyTable t = table_of("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", shape, StorageOrder::row_major,
-                                 StorageOrder::column_major);
+    const CopyTable t = send_table("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", shape, StorageOrder::row_major,
+                                   StorageOrder::column_major);
     ASSERT_TRUE(t.strided);
     const auto tasks = t.tile_tasks(0, t.messages.size());
     std::map<std::pair<index_t, index_t>, int> seen;  // (row, run element)

@@ -5,7 +5,7 @@
 // its rows from the other buffer.  Run at 1, 2 and 4 threads.
 
 #include <distarray/redist/detail/packer.hpp>
-#include <distarray/redist/detail/plan_tables.hpp>
+#include "send_table.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,19 +16,6 @@ namespace distarray::detail {
 namespace {
 
 using Space = Kokkos::DefaultExecutionSpace::memory_space;
-
-/// Rank 0's send table of `from` -> `to` (`n` x `m`), its block stored in `order`.
-CopyTable send_table(const std::string& from_text, const std::string& to_text, index_t n, index_t m,
-                     StorageOrder order, StorageOrder message) {
-  const auto from = Layout<2>::parse(from_text, {n, m});
-  const auto to = Layout<2>::parse(to_text, {n, m});
-  const auto rank_in = [](const Layout<2>& l) {
-    return [&l](const Coord<2>& c) { return l.grid().rank_of(c); };
-  };
-  return exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic, rank_in(from),
-                            rank_in(to), false, {order, message})
-      .first;
-}
 
 /// The buffer a pack must produce, by a plain loop over rows and runs.
 std::vector<double> reference_pack(const CopyTable& t, const std::vector<double>& local) {
@@ -53,7 +40,7 @@ void check(const std::string& from, const std::string& to, index_t n, index_t m,
            StorageOrder message, bool tiled) {
   SCOPED_TRACE(from + " -> " + to + " " + std::to_string(n) + "x" + std::to_string(m) + ", " +
                std::to_string(Kokkos::DefaultExecutionSpace().concurrency()) + " threads");
-  const CopyTable table = send_table(from, to, n, m, order, message);
+  const CopyTable table = send_table(from, to, {n, m}, order, message);
   ASSERT_EQ(table.strided, tiled);
   ASSERT_GT(table.messages.size(), 0u);
   const index_t local_size = n * m;  // enough for rank 0's block

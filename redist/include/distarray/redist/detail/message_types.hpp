@@ -20,8 +20,8 @@ class MessageTypes {
  public:
   MessageTypes() = default;
   /// Runs become blocks of `element_bytes`-byte elements at their byte
-  /// offsets: contiguous runs as blocks (hindexed), strided runs as hvectors
-  /// (one struct per message).
+  /// offsets (strided runs as hvectors), rows copies of their runs' type,
+  /// periodic stretches of either folded into hvectors (periodic_type.hpp).
   MessageTypes(const CopyTable& table, std::size_t element_bytes);
   MessageTypes(MessageTypes&& other) noexcept : types_(std::move(other.types_)) { other.types_.clear(); }
   MessageTypes& operator=(MessageTypes&& other) noexcept;

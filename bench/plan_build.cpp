@@ -1,0 +1,131 @@
+// Plan build time (construction of a Plan: strategy, copy tables, engines,
+// buffers) for the cases of bench/compare at large sizes, medians of the
+// slowest rank over --reps builds.  Columns:
+//   first     : the first plan of the process (the cost model calibrated);
+//   again     : later plans of the same process (calibration cached).
+// Run: mpiexec -n 4 build/bench/bench_plan_build [--sizes 4096,8192] [--reps 5]
+//      [--types double,complex] [--cases SUBSTRING]
+
+#include "compare/cases.hpp"
+
+#include <distarray/core.hpp>
+#include <distarray/redist.hpp>
+#include <median_timing.hpp>
+
+#include <complex>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace distarray;
+using Host = Kokkos::HostSpace;
+using Left = Kokkos::LayoutLeft;
+using Right = Kokkos::LayoutRight;
+const MPI_Comm world = MPI_COMM_WORLD;
+
+/// Slowest rank's seconds of one collective f().
+template <class F>
+double slowest_seconds(F&& f) {
+  return median_slowest_seconds(world, 1, f);
+}
+
+template <class T, class SourceOrder, class DestOrder>
+void time_builds(const compare::Case& c, index_t n, int reps, const PlanOptions& options, bool first) {
+  const Index<2> shape{n, n};
+  const auto from = Layout<2>::parse(c.from, shape);
+  const auto to = Layout<2>::parse(c.to, shape);
+  std::string choice;
+  const auto build = [&] {
+    Plan<T, 2, Host, SourceOrder, DestOrder> plan(from, to, world, options);
+    choice = plan.report().method + ", " + plan.report().exchange;
+  };
+  const double once = first ? slowest_seconds(build) : -1;
+  const double again = median_slowest_seconds(world, reps, build);
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  if (rank != 0) return;
+  const char* type = sizeof(T) == 8 ? "f64" : "c128";
+  std::printf("%-24s %6ld^2 %5s %9s %9.2f  %s\n", c.name.c_str(), long(n), type,
+              once < 0 ? "-" : std::to_string(once * 1e3).substr(0, 7).c_str(), again * 1e3, choice.c_str());
+}
+
+template <class T>
+void time_case(const compare::Case& c, index_t n, int reps, const PlanOptions& options, bool first) {
+  switch (c.kind) {
+    case compare::CaseKind::transpose_row_major:
+      return time_builds<T, Right, Right>(c, n, reps, options, first);
+    case compare::CaseKind::transpose_column_major:
+      return time_builds<T, Right, Left>(c, n, reps, options, first);
+    case compare::CaseKind::block_cyclic:
+      break;
+  }
+  time_builds<T, Left, Left>(c, n, reps, options, first);
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> v;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) v.push_back(item);
+  return v;
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> sizes{"4096", "8192"}, types{"double", "complex"};
+  int reps = 5;
+  PlanOptions options;
+  std::string only;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string key = argv[i];
+    if (i + 1 >= argc) throw UsageError("option '" + key + "' needs a value");
+    const std::string value = argv[i + 1];
+    if (key == "--sizes")
+      sizes = split(value);
+    else if (key == "--types")
+      types = split(value);
+    else if (key == "--reps")
+      reps = std::stoi(value);
+    else if (key == "--cases")
+      only = value;
+    else
+      throw UsageError("unknown option '" + key + "'");
+  }
+  if (reps < 1) throw UsageError("--reps must be at least 1");
+  int size = 1, rank = 0;
+  MPI_Comm_size(world, &size);
+  MPI_Comm_rank(world, &rank);
+  if (rank == 0)
+    std::printf(
+        "bench_plan_build: %d ranks, plan build ms (slowest rank): the process's first plan, "
+        "then the median of %d more\n%-24s %8s %5s %9s %9s  %s\n",
+        size, reps, "case", "size", "type", "first", "again", "chose");
+  bool first = true;
+  for (const std::string& text : sizes)
+    for (const compare::Case& c : compare::cases_for(size))
+      if (c.name.find(only) != std::string::npos)
+        for (const std::string& type : types) {
+          const index_t n = std::stol(text);
+          if (type == "double")
+            time_case<double>(c, n, reps, options, first);
+          else if (type == "complex")
+            time_case<std::complex<double>>(c, n, reps, options, first);
+          else
+            throw UsageError("--types takes double and complex, not '" + type + "'");
+          first = false;
+        }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  distarray::Environment env(argc, argv);
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_plan_build: %s\n", e.what());
+    return 1;
+  }
+}
