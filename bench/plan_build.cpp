@@ -1,10 +1,14 @@
 // Plan build time (construction of a Plan: strategy, copy tables, engines,
 // buffers) for the cases of bench/compare at large sizes, medians of the
 // slowest rank over --reps builds.  Columns:
-//   first     : the first plan of the process (the cost model calibrated);
+//   first     : the first plan of the process (the cost model calibrated,
+//               or read from --wisdom FILE);
 //   again     : later plans of the same process (calibration cached).
+// With --wisdom FILE, run it twice: the first run measures (each case also
+// executed until its automatic engine settles) and writes the file, the
+// second plans from it ("cost model wisdom", engines decided, nothing measured).
 // Run: mpiexec -n 4 build/bench/bench_plan_build [--sizes 4096,8192] [--reps 5]
-//      [--types double,complex] [--cases SUBSTRING]
+//      [--types double,complex] [--cases SUBSTRING] [--wisdom FILE]
 
 #include "compare/cases.hpp"
 
@@ -40,10 +44,17 @@ void time_builds(const compare::Case& c, index_t n, int reps, const PlanOptions&
   std::string choice;
   const auto build = [&] {
     Plan<T, 2, Host, SourceOrder, DestOrder> plan(from, to, world, options);
-    choice = plan.report().method + ", " + plan.report().exchange;
+    choice =
+        plan.report().method + ", " + plan.report().exchange + ", cost model " + plan.report().cost_model;
   };
   const double once = first ? slowest_seconds(build) : -1;
   const double again = median_slowest_seconds(world, reps, build);
+  if (!options.wisdom.empty()) {  // executions settle the automatic engine: into the wisdom
+    DistArray<T, 2, Host, SourceOrder> a(from, world);
+    DistArray<T, 2, Host, DestOrder> b(to, world);
+    Plan<T, 2, Host, SourceOrder, DestOrder> plan(from, to, world, options);
+    for (int i = 0; i < 5; ++i) plan.execute(a, b);
+  }
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   if (rank != 0) return;
@@ -89,6 +100,8 @@ int run(int argc, char** argv) {
       reps = std::stoi(value);
     else if (key == "--cases")
       only = value;
+    else if (key == "--wisdom")
+      options.wisdom = value;
     else
       throw UsageError("unknown option '" + key + "'");
   }

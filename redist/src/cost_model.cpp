@@ -1,6 +1,7 @@
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/cost_model.hpp>
+#include <distarray/redist/wisdom.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -81,7 +82,7 @@ CostModel calibrate_cost_model(MPI_Comm comm) {
 
 }  // namespace
 
-CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts, std::optional<double> te) {
+CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts, std::optional<double> te, Wisdom* wisdom) {
   if (ts) checked_cost_parameter(*ts, "ts");
   if (te) checked_cost_parameter(*te, "te");
   const auto env_ts = from_environment("DISTARRAY_TS");
@@ -91,12 +92,20 @@ CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts, std::optional<
     void* cached = nullptr;
     int found = 0;
     DISTARRAY_MPI_CHECK(MPI_Comm_get_attr(comm, cache_keyval(), &cached, &found));
+    int size = 1;
+    DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
+    const auto known = wisdom && size > 1 ? wisdom->cost(size) : std::nullopt;
     if (found) {
       m = *static_cast<CostModel*>(cached);
+    } else if (known) {
+      m.ts = known->first;
+      m.te = known->second;
+      m.source = "wisdom";
     } else {
       m = calibrate_cost_model(comm);
-      DISTARRAY_MPI_CHECK(MPI_Comm_set_attr(comm, cache_keyval(), new CostModel(m)));
     }
+    if (!found) DISTARRAY_MPI_CHECK(MPI_Comm_set_attr(comm, cache_keyval(), new CostModel(m)));
+    if (wisdom && !known && m.source == "calibrated") wisdom->record_cost(size, m.ts, m.te, comm);
   }
   if (env_ts || env_te) m.source = "environment";
   if (env_ts) m.ts = *env_ts;

@@ -73,6 +73,8 @@ detail::Encoding encoding_of(const Layout<D>& a, const Layout<D>& b, const Numbe
   return e;
 }
 
+const char* order_name(StorageOrder o) { return o == StorageOrder::row_major ? "row-major" : "column-major"; }
+
 }  // namespace
 
 template <int D>
@@ -81,11 +83,12 @@ PlanLogic<D>::PlanLogic(const Layout<D>& from, const Layout<D>& to, MPI_Comm com
     : from_(from),
       to_(to),
       options_(options),
-      strategy_(choose_strategy<D>(from, to, comm, options, element_bytes)) {
+      wisdom_(Wisdom::for_options(options, comm)),
+      strategy_(choose_strategy<D>(from, to, comm, options, element_bytes, wisdom_.get())) {
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   try {
     DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
-    build_steps(orders);
+    build_steps(orders, element_bytes);
   } catch (...) {
     free_communicators();
     throw;
@@ -108,15 +111,20 @@ void PlanLogic<D>::free_communicators() {
 }
 
 template <int D>
-void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders) {
+void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std::size_t element_bytes) {
   const Candidate<D>& c = strategy_.candidate();
   const bool indirect = c.method == RedistMethod::indirect;
   if (indirect) {
     grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
     if (!grid_->contains_me()) return;
   }
-  int rank = 0;
+  int rank = 0, size = 1;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
+  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size));
+  std::string plan_text;  // what, besides ranks, element size and step, an engine decision depends on
+  for (int d = 0; d < D; ++d) plan_text += (d ? "x" : "") + std::to_string(from_.shape()[d]);
+  plan_text += "\t" + from_.to_string() + "\t" + to_.to_string() + "\t" + order_name(orders.first) + "," +
+               order_name(orders.second) + "\t" + c.name;
   // The dimension an indirect link moves (D: none, the link is skipped); 0 for the other methods.
   const auto moved = [&c, indirect](std::size_t i) {
     int d = 0;
@@ -153,6 +161,9 @@ void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders) {
     });
     if (encoded) s.encoding = encoding_of<D>(a, b, n, s.send, src, dst, options_.schedule, step_orders);
     s.output_elements = dst ? element_count(b.local_extents(*dst)) : 0;
+    // Steps on the plan's communicator decide their engine together, once per
+    // plan: those decisions are kept (an indirect step's lines may differ).
+    if (!indirect) s.engine_key = engine_key(size, element_bytes, plan_text, s.tag);
   }
   if (!c.destination_ranks.empty()) {
     // Destination arrays live on a communicator where coordinate k of the

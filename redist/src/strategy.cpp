@@ -79,10 +79,10 @@ std::size_t choose(Strategy<D>& s, const Layout<D>& from, const Layout<D>& to, M
 
 template <int D>
 Strategy<D> choose_strategy(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
-                            const PlanOptions& options, std::size_t element_bytes) {
+                            const PlanOptions& options, std::size_t element_bytes, Wisdom* wisdom) {
   validate(from, to, comm, options);
   Strategy<D> s;
-  s.model = cost_model_for(comm, options.ts, options.te);  // cached on the caller's communicator
+  s.model = cost_model_for(comm, options.ts, options.te, wisdom);  // cached on the caller's communicator
   s.candidates = enumerate_candidates<D>(from, to);
   if (options.allow_renumbering)
     if (auto c = renumbered_candidate<D>(from, to, comm)) s.candidates.push_back(std::move(*c));
@@ -93,7 +93,7 @@ Strategy<D> choose_strategy(const Layout<D>& from, const Layout<D>& to, MPI_Comm
 
 #define DISTARRAY_STRATEGY(D)                                                                               \
   template Strategy<D> choose_strategy<D>(const Layout<D>&, const Layout<D>&, MPI_Comm, const PlanOptions&, \
-                                          std::size_t);
+                                          std::size_t, Wisdom*);
 DISTARRAY_FOR_EACH_DIMENSION(DISTARRAY_STRATEGY)
 
 }  // namespace distarray

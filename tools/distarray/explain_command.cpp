@@ -24,10 +24,11 @@ void explain(const std::vector<index_t>& shape, const Args& args, std::size_t el
   options.allow_renumbering = args.has("renumber");
   if (args.has("ts")) options.ts = args.get_seconds("ts");
   if (args.has("te")) options.te = args.get_seconds("te");
+  options.wisdom = args.get("wisdom", "");
   // The plan's own decision (strategy.hpp), without building its copy tables.
-  const Strategy<D> strategy =
-      choose_strategy<D>(Layout<D>::parse(args.get("from", ""), extents),
-                         Layout<D>::parse(args.get("to", ""), extents), comm, options, element_bytes);
+  const Strategy<D> strategy = choose_strategy<D>(
+      Layout<D>::parse(args.get("from", ""), extents), Layout<D>::parse(args.get("to", ""), extents), comm,
+      options, element_bytes, Wisdom::for_options(options, comm).get());
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) std::cout << strategy.explain();
@@ -36,7 +37,7 @@ void explain(const std::vector<index_t>& shape, const Args& args, std::size_t el
 }  // namespace
 
 int run_explain(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "method", "schedule", "ts", "te"},
+  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "method", "schedule", "ts", "te", "wisdom"},
                   {"renumber"});
   if (!args.has("shape") || !args.has("from") || !args.has("to"))
     throw UsageError("explain needs --shape, --from and --to");

@@ -17,6 +17,7 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat) {
   s.method = r.method;
   s.schedule = r.schedule;
   s.exchange = r.exchange;
+  s.cost_model = r.cost_model;
   double times[4] = {r.plan_seconds, r.pack_seconds / repeat, r.exchange_seconds / repeat,
                      r.unpack_seconds / repeat};
   MPI_Allreduce(MPI_IN_PLACE, times, 4, MPI_DOUBLE, MPI_MAX, comm);
@@ -66,7 +67,7 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << "  from        " << s.from << "\n"
     << "  to          " << s.to << "\n"
     << "  strategy    " << s.method << " (" << s.steps << " step" << (s.steps == 1 ? "" : "s")
-    << "), schedule " << s.schedule << ", exchange " << s.exchange << "\n"
+    << "), schedule " << s.schedule << ", exchange " << s.exchange << ", cost model " << s.cost_model << "\n"
     << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, "
     << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
     << "  kernels     " << s.pack_launches << " pack and " << s.unpack_launches
@@ -86,14 +87,15 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   std::ofstream j(json_path);
   j << "{\n  \"title\": \"" << s.title << "\",\n  \"ranks\": " << s.ranks << ",\n  \"from\": \"" << s.from
     << "\",\n  \"to\": \"" << s.to << "\",\n  \"method\": \"" << s.method << "\",\n  \"schedule\": \""
-    << s.schedule << "\",\n  \"exchange\": \"" << s.exchange << "\",\n  \"steps\": " << s.steps
-    << ",\n  \"executions\": " << s.repeat << ",\n  \"elements\": " << s.elements
-    << ",\n  \"element_bytes\": " << s.element_bytes << ",\n  \"messages\": " << s.messages
-    << ",\n  \"bytes_mpi\": " << s.bytes_sent << ",\n  \"bytes_local\": " << s.bytes_local
-    << ",\n  \"max_peers\": " << s.max_peers << ",\n  \"pack_launches\": " << s.pack_launches
-    << ",\n  \"unpack_launches\": " << s.unpack_launches << ",\n  \"seconds\": {\"plan\": " << s.plan_s
-    << ", \"pack\": " << s.pack_s << ", \"exchange\": " << s.exchange_s << ", \"unpack\": " << s.unpack_s
-    << ", \"total\": " << total << "},\n  \"bandwidth_gb_s\": " << bandwidth
+    << s.schedule << "\",\n  \"exchange\": \"" << s.exchange << "\",\n  \"cost_model\": \"" << s.cost_model
+    << "\",\n  \"steps\": " << s.steps << ",\n  \"executions\": " << s.repeat
+    << ",\n  \"elements\": " << s.elements << ",\n  \"element_bytes\": " << s.element_bytes
+    << ",\n  \"messages\": " << s.messages << ",\n  \"bytes_mpi\": " << s.bytes_sent
+    << ",\n  \"bytes_local\": " << s.bytes_local << ",\n  \"max_peers\": " << s.max_peers
+    << ",\n  \"pack_launches\": " << s.pack_launches << ",\n  \"unpack_launches\": " << s.unpack_launches
+    << ",\n  \"seconds\": {\"plan\": " << s.plan_s << ", \"pack\": " << s.pack_s
+    << ", \"exchange\": " << s.exchange_s << ", \"unpack\": " << s.unpack_s << ", \"total\": " << total
+    << "},\n  \"bandwidth_gb_s\": " << bandwidth
     << ",\n  \"verified\": " << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";
   if (!j.flush()) throw Error("cannot write JSON file '" + json_path + "'");
 }

@@ -13,7 +13,7 @@
 namespace distarray::cli {
 
 struct Summary {
-  std::string title, from, to, method, schedule, exchange, verified;
+  std::string title, from, to, method, schedule, exchange, cost_model, verified;
   bool failed = false;
   int ranks = 1, repeat = 1, steps = 0, max_peers = 0;
   int pack_launches = 0, unpack_launches = 0;  ///< of the last execution, most on a rank

@@ -2,6 +2,7 @@
 // The redistribution layer of distarray: schedules, plans, exchange.
 #include <distarray/redist/message_encoding.hpp>
 #include <distarray/redist/plan.hpp>
+#include <distarray/redist/wisdom.hpp>
 #include <distarray/redist/plan_logic.hpp>
 #include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>

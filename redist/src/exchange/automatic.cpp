@@ -1,7 +1,8 @@
 // The automatic engine: on the first executions, on the caller's data (the
 // result is the same either way), a warm-up with packing, then datatypes and
-// packing in turn, twice; the faster (best of two, slowest rank) stays and
-// the other engine's buffers or types are released.
+// packing in turn, twice; the faster (best of two, slowest rank) stays, the
+// other engine's buffers or types are released, and the decision is handed
+// on (to the plan's wisdom, if it has one).
 
 #include "exchange.hpp"
 
@@ -16,12 +17,14 @@ namespace {
 class AutomaticExchange final : public Exchange {
  public:
   AutomaticExchange(const StepShape& shape, ExchangeBuffers& buffers, std::unique_ptr<Exchange> packed,
-                    std::unique_ptr<Exchange> typed, bool send_typed, bool recv_typed)
+                    std::unique_ptr<Exchange> typed, bool send_typed, bool recv_typed,
+                    std::function<void(ExchangeEngine)> decided)
       : shape_(shape),
         buffers_(buffers),
         trial_{std::move(packed), std::move(typed)},
         send_typed_(send_typed),
-        recv_typed_(recv_typed) {}
+        recv_typed_(recv_typed),
+        decided_(std::move(decided)) {}
 
   void start(const void* in, void* out, PlanReport& report) override {
     started_ = MPI_Wtime();
@@ -40,6 +43,7 @@ class AutomaticExchange final : public Exchange {
     chosen_ = best_[1] < best_[0] ? 1 : 0;
     trial_[1 - chosen_].reset();
     if (chosen_ == 1) buffers_.release(send_typed_, recv_typed_);
+    if (decided_) decided_(chosen_ == 1 ? ExchangeEngine::datatype : ExchangeEngine::alltoallv);
   }
 
   std::string name() const override {
@@ -61,6 +65,7 @@ class AutomaticExchange final : public Exchange {
   int trials_ = 0, chosen_ = 0;
   double best_[2] = {0, 0};
   double started_ = 0;
+  std::function<void(ExchangeEngine)> decided_;
 };
 
 }  // namespace
@@ -68,9 +73,10 @@ class AutomaticExchange final : public Exchange {
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                   std::unique_ptr<Exchange> packed,
                                                   std::unique_ptr<Exchange> typed, bool send_typed,
-                                                  bool recv_typed) {
+                                                  bool recv_typed,
+                                                  std::function<void(ExchangeEngine)> decided) {
   return std::make_unique<AutomaticExchange>(shape, buffers, std::move(packed), std::move(typed), send_typed,
-                                             recv_typed);
+                                             recv_typed, std::move(decided));
 }
 
 }  // namespace distarray::detail

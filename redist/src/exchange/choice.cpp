@@ -38,7 +38,8 @@ bool all_ranks(MPI_Comm comm, bool mine, MPI_Op op) {
 }  // namespace
 
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
-                               std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays) {
+                               std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
+                               const EngineMemo& memo) {
   ExchangeChoice c;
   if (options.exchange == ExchangeEngine::encoded || options.exchange == ExchangeEngine::p2p) {
     c.engine = options.exchange;
@@ -62,6 +63,9 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
     c.recv_typed = worth_typing(recv, element_bytes);
     if (!all_ranks(comm, c.send_typed || c.recv_typed, MPI_LOR)) c.engine = ExchangeEngine::alltoallv;
     if (all_ranks(comm, c.send_typed && c.recv_typed, MPI_LAND)) c.engine = ExchangeEngine::datatype;
+    // Every rank holds the same wisdom: they take the same engine.
+    if (c.engine == ExchangeEngine::automatic && memo.wisdom)
+      c.engine = memo.wisdom->engine(memo.key).value_or(ExchangeEngine::automatic);
   }
   if (c.engine == ExchangeEngine::alltoallv) c.send_typed = c.recv_typed = false;
   return c;

@@ -7,10 +7,12 @@
 #include <distarray/redist/detail/exchange_buffers.hpp>
 #include <distarray/redist/detail/message_types.hpp>
 #include <distarray/redist/detail/peer_exchange.hpp>
+#include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>
 
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,11 +59,13 @@ std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, E
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                 std::vector<std::vector<index_t>> headers, Decoder decode);
-/// Measures `packed` against `typed` on the first executions and keeps the faster.
+/// Measures `packed` against `typed` on the first executions, keeps the
+/// faster and tells `decided` which (alltoallv or datatype).
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                   std::unique_ptr<Exchange> packed,
                                                   std::unique_ptr<Exchange> typed, bool send_typed,
-                                                  bool recv_typed);
+                                                  bool recv_typed,
+                                                  std::function<void(ExchangeEngine)> decided);
 
 /// Adds seconds since `start` to `total`; returns now.
 double add_seconds(double& total, double start);

@@ -12,7 +12,7 @@ namespace {
 
 std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv,
                                         const ExchangeChoice& choice, ExchangeBuffers& buffers,
-                                        Encoding encoding) {
+                                        Encoding encoding, EngineMemo memo) {
   switch (choice.engine) {
     case ExchangeEngine::encoded:
       return make_encoded_exchange(shape, buffers, std::move(encoding.headers), std::move(encoding.decode));
@@ -34,20 +34,23 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
   });
   auto typed = make_datatype_exchange(shape, buffers, peers, std::move(send_types), std::move(recv_types));
   if (choice.engine == ExchangeEngine::datatype) return typed;
+  auto remember = [memo = std::move(memo), comm = shape.comm](ExchangeEngine chosen) {
+    if (memo.wisdom && !memo.key.empty()) memo.wisdom->record_engine(memo.key, chosen, comm);
+  };
   return make_automatic_exchange(shape, buffers, make_alltoallv_exchange(shape, buffers, peers),
-                                 std::move(typed), choice.send_typed, choice.recv_typed);
+                                 std::move(typed), choice.send_typed, choice.recv_typed, std::move(remember));
 }
 
 }  // namespace
 
 Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
            const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
-           Encoding encoding)
+           Encoding encoding, EngineMemo memo)
     : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
                                                    options.max_message_bytes, send.messages, recv.messages})),
       buffers_(std::move(buffers)) {
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &shape_->rank));
-  exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoding));
+  exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoding), std::move(memo));
 }
 
 Step::~Step() = default;

@@ -21,7 +21,7 @@ struct CostModel {
 
   double ts = default_ts;           ///< seconds per message
   double te = default_te;           ///< seconds per byte
-  std::string source = "defaults";  ///< "calibrated", "defaults", "environment" or "options"
+  std::string source = "defaults";  ///< "calibrated", "defaults", "wisdom", "environment" or "options"
 
   double cost(double messages, double bytes) const { return messages * ts + bytes * te; }
 };
@@ -29,9 +29,13 @@ struct CostModel {
 /// Throws Error unless `value` is a finite number >= 0; `what` names it.
 double checked_cost_parameter(double value, const std::string& what);
 
+class Wisdom;
+
 /// ts and te for `comm`: the overrides if given, else DISTARRAY_TS / DISTARRAY_TE,
-/// else a calibration cached on the communicator (collective the first time).
+/// else a calibration cached on the communicator (collective the first time),
+/// taken from `wisdom` when it has one for this communicator size (and
+/// recorded there when measured).
 CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts = std::nullopt,
-                         std::optional<double> te = std::nullopt);
+                         std::optional<double> te = std::nullopt, Wisdom* wisdom = nullptr);
 
 }  // namespace distarray

@@ -51,7 +51,8 @@ class Plan {
     const auto& steps = logic_.steps();
     for (std::size_t s = 0; s < steps.size(); ++s) {
       steps_.push_back(detail::make_step<T, MemorySpace>(steps[s].comm, steps[s].tag, steps[s].send,
-                                                         steps[s].recv, options, steps[s].encoding));
+                                                         steps[s].recv, options, steps[s].encoding,
+                                                         {logic_.wisdom(), steps[s].engine_key}));
       if (s + 1 < steps.size()) stages_.push_back(stage(steps[s]));  // the last step writes the destination
     }
     logic_.release_tables();  // the steps' packers hold them now
@@ -118,6 +119,7 @@ class Plan {
     report_.method = chosen().name;
     report_.exchange = engine_names();
     report_.schedule = logic_.schedule_names();
+    report_.cost_model = logic_.strategy().model.source;
     std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
     for (std::size_t s = 0; s < steps_.size(); ++s) {
       steps_[s]->describe(report_);

@@ -16,6 +16,7 @@
 #include <distarray/redist/detail/copy_table.hpp>
 #include <distarray/redist/detail/exchange_buffers.hpp>
 #include <distarray/redist/strategy.hpp>
+#include <distarray/redist/wisdom.hpp>
 
 #ifdef DISTARRAY_INCLUDING_DETAIL_FROM_PLAN_LOGIC
 #undef DISTARRAY_INCLUDING_DETAIL
@@ -38,6 +39,7 @@ struct StepLogic {
   detail::CopyTable send, recv;   ///< recv stays empty for the encoded engine (it decodes headers)
   detail::Encoding encoding;      ///< encoded engine only: a header per send message, the decoder
   index_t output_elements = 0;    ///< elements of this rank's block that the step writes
+  std::string engine_key;         ///< its automatic engine's key in the wisdom (empty: not kept)
 };
 
 template <int D>
@@ -57,6 +59,8 @@ class PlanLogic {
   const PlanOptions& options() const { return options_; }
   const Strategy<D>& strategy() const { return strategy_; }
   const std::vector<StepLogic>& steps() const { return steps_; }
+  /// The wisdom the options name (wisdom.hpp), or null.
+  const std::shared_ptr<Wisdom>& wisdom() const { return wisdom_; }
   /// Frees the copy tables (the typed plan keeps them in its packers).
   void release_tables();
   /// The plan's duplicate of the caller's communicator (MPI_ERRORS_RETURN).
@@ -73,11 +77,12 @@ class PlanLogic {
   std::string schedule_names() const;
 
  private:
-  void build_steps(std::pair<StorageOrder, StorageOrder> orders);
+  void build_steps(std::pair<StorageOrder, StorageOrder> orders, std::size_t element_bytes);
   void free_communicators();
 
   Layout<D> from_, to_;
   PlanOptions options_;
+  std::shared_ptr<Wisdom> wisdom_;  // before strategy_: the cost model may come from it
   Strategy<D> strategy_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm destination_comm_ = MPI_COMM_NULL;  // renumbered destinations only

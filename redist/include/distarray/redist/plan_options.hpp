@@ -65,6 +65,10 @@ struct PlanOptions {
   /// processor mapping) when that keeps more data in place; the destination
   /// array must then be created on Plan::destination_comm().
   bool allow_renumbering = false;
+  /// A wisdom file (wisdom.hpp): the cost model and the automatic engine
+  /// decisions read from it instead of measured, and what is measured added
+  /// to it; empty: the environment variable DISTARRAY_WISDOM, if set.
+  std::string wisdom;
 };
 
 }  // namespace distarray

@@ -10,12 +10,13 @@
 namespace distarray {
 
 struct PlanReport {
-  std::string method;     ///< the chosen candidate's name, as Plan::explain() lists it
-  std::string schedule;   ///< the 1-D generator of each dimension
-  std::string exchange;   ///< the steps' engines ("auto(measuring)" until the automatic choice is made)
-  int steps = 0;          ///< exchanges per execution (indirect: one per changed dimension)
-  int peers = 0;          ///< distinct ranks this rank sends to or receives from, self excluded
-  int messages_sent = 0;  ///< per execution, self excluded
+  std::string method;      ///< the chosen candidate's name, as Plan::explain() lists it
+  std::string schedule;    ///< the 1-D generator of each dimension
+  std::string exchange;    ///< the steps' engines ("auto(measuring)" until the automatic choice is made)
+  std::string cost_model;  ///< where ts and te came from: "calibrated", "wisdom", "options", ...
+  int steps = 0;           ///< exchanges per execution (indirect: one per changed dimension)
+  int peers = 0;           ///< distinct ranks this rank sends to or receives from, self excluded
+  int messages_sent = 0;   ///< per execution, self excluded
   int messages_received = 0;
   index_t bytes_sent = 0;      ///< per execution, self excluded
   index_t bytes_received = 0;  ///< per execution, self excluded

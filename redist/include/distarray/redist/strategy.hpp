@@ -36,8 +36,9 @@ struct Strategy {
 /// grid larger than the communicator, an indirect plan between different
 /// grids, no multiphase route), ScheduleError (the forced schedule method
 /// cannot build the candidate), UsageError (no candidate of the given name).
+/// The cost model comes from `wisdom` when it has one (wisdom.hpp).
 template <int D>
 Strategy<D> choose_strategy(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
-                            const PlanOptions& options, std::size_t element_bytes);
+                            const PlanOptions& options, std::size_t element_bytes, Wisdom* wisdom = nullptr);
 
 }  // namespace distarray

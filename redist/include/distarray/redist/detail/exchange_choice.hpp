@@ -7,14 +7,23 @@
 
 #include <distarray/redist/detail/copy_table.hpp>
 #include <distarray/redist/plan_options.hpp>
+#include <distarray/redist/wisdom.hpp>
 
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <utility>
 
 namespace distarray::detail {
+
+/// Where the automatic engine's decision for a step is remembered: a wisdom
+/// file and the step's key (wisdom.hpp); no wisdom: measured every time.
+struct EngineMemo {
+  std::shared_ptr<Wisdom> wisdom;
+  std::string key;
+};
 
 struct ExchangeChoice {
   /// Never `automatic` unless the step measures alltoallv against datatype.
@@ -32,9 +41,11 @@ struct ExchangeChoice {
 /// message above `options.max_message_bytes` or INT_MAX on any rank runs
 /// point-to-point in chunks; derived datatypes need arrays MPI can read
 /// (`mpi_reads_arrays`).  The automatic engine types the sides whose runs are
-/// contiguous and long, and measures only when that leaves something to compare.
+/// contiguous and long, and measures only when that leaves something to
+/// compare and `memo` does not already know the answer.
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
-                               std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays);
+                               std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
+                               const EngineMemo& memo = {});
 
 /// Whether buffers in a space go to MPI through host mirrors: `staging` as
 /// asked, or automatically for spaces the host cannot access unless

@@ -30,7 +30,7 @@ class Step {
   /// the step).  Steps sharing a communicator need different `tag`s.
   Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
        const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
-       Encoding encoding);
+       Encoding encoding, EngineMemo memo = {});
   Step(const Step&) = delete;
   Step& operator=(const Step&) = delete;
   ~Step();
@@ -51,20 +51,22 @@ class Step {
   std::unique_ptr<Exchange> exchange_;
 };
 
-/// A step moving elements of T in `Space`, whose buffers reach MPI as `options.staging` says.
+/// A step moving elements of T in `Space`, whose buffers reach MPI as
+/// `options.staging` says; `memo`: where its automatic engine is remembered.
 template <class T, class Space>
 std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
-                                const PlanOptions& options, Encoding encoding = {}) {
+                                const PlanOptions& options, Encoding encoding = {}, EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
   const bool staged = staged_buffers(options.staging, host_space);
-  const ExchangeChoice choice = choose_exchange(comm, send, recv, sizeof(T), options, host_space || !staged);
+  const ExchangeChoice choice =
+      choose_exchange(comm, send, recv, sizeof(T), options, host_space || !staged, memo);
   int rank = 0;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   // No rank alone may fail to allocate before the step's collectives.
   std::unique_ptr<ExchangeBuffers> buffers =
       agreed(comm, [&] { return std::make_unique<StepBuffers<T, Space>>(send, recv, rank, choice, staged); });
   return std::make_unique<Step>(comm, tag, send, recv, sizeof(T), options, choice, std::move(buffers),
-                                std::move(encoding));
+                                std::move(encoding), std::move(memo));
 }
 
 }  // namespace distarray::detail

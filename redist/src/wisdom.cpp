@@ -1,0 +1,157 @@
+// Wisdom (wisdom.hpp): reading, merging and writing the file.
+
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/wisdom.hpp>
+
+#include <unistd.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace distarray {
+
+namespace {
+
+constexpr const char* magic = "distarray-wisdom";
+constexpr int format = 1;
+constexpr std::size_t largest_file = 1 << 22;  // 4 MiB: anything longer is not wisdom we wrote
+
+/// What makes wisdom current: the format, distarray's version and the MPI library.
+std::string header() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string mpi(library, std::size_t(length));
+  mpi = mpi.substr(0, mpi.find_first_of("\r\n,"));
+  return std::string(magic) + "\t" + std::to_string(format) + "\t" + DISTARRAY_VERSION + "\t" + mpi;
+}
+
+void warn(const std::string& path, const std::string& what) {
+  std::fprintf(stderr, "distarray: warning: wisdom file '%s' %s\n", path.c_str(), what.c_str());
+}
+
+/// True when `value` is a valid value of an entry of `key`.
+bool valid_entry(const std::string& key, const std::string& value) {
+  if (key.rfind("cost\t", 0) == 0) {
+    std::istringstream in(value);
+    double ts = -1, te = -1;
+    in >> ts >> te;
+    return in && in.eof() && std::isfinite(ts) && std::isfinite(te) && ts >= 0 && te >= 0;
+  }
+  if (key.rfind("engine\t", 0) == 0) return value == "alltoallv" || value == "datatype";
+  return false;
+}
+
+enum class FileState { missing, current, stale, corrupt, foreign };
+
+/// The entries of a wisdom file's text, and what the text is.
+FileState parse(const std::string& text, bool exists, std::map<std::string, std::string>& entries) {
+  if (!exists) return FileState::missing;
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line.rfind(std::string(magic) + "\t", 0) != 0) return FileState::foreign;
+  if (line != header()) return FileState::stale;
+  std::map<std::string, std::string> read;
+  while (std::getline(in, line)) {
+    const std::size_t tab = line.rfind('\t');
+    if (tab == std::string::npos || !valid_entry(line.substr(0, tab), line.substr(tab + 1)))
+      return FileState::corrupt;
+    read[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  entries = std::move(read);
+  return FileState::current;
+}
+
+/// Rank 0's reading of the file: {exists, text}; an unreadable or oversized file is foreign.
+std::pair<bool, std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {false, {}};
+  std::string text(largest_file + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > largest_file) text = "(too long)";
+  return {true, text};
+}
+
+}  // namespace
+
+Wisdom::Wisdom(std::string path, MPI_Comm comm) : path_(std::move(path)) {
+  int rank = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  auto [exists, text] = rank == 0 ? read_file(path_) : std::pair<bool, std::string>{};
+  long size[2] = {exists, long(text.size())};
+  DISTARRAY_MPI_CHECK(MPI_Bcast(size, 2, MPI_LONG, 0, comm));
+  text.resize(std::size_t(size[1]));
+  DISTARRAY_MPI_CHECK(MPI_Bcast(text.data(), int(size[1]), MPI_CHAR, 0, comm));
+  const FileState state = parse(text, size[0] != 0, entries_);
+  if (rank != 0) return;
+  if (state == FileState::stale) warn(path_, "was written by another distarray or MPI library: ignored");
+  if (state == FileState::corrupt) warn(path_, "has a line that is not wisdom: ignored");
+  if (state == FileState::foreign) warn(path_, "is not a wisdom file: ignored, and it will not be written");
+}
+
+std::shared_ptr<Wisdom> Wisdom::for_options(const PlanOptions& options, MPI_Comm comm) {
+  std::string path = options.wisdom;
+  if (path.empty())
+    if (const char* env = std::getenv("DISTARRAY_WISDOM")) path = env;
+  return path.empty() ? nullptr : std::make_shared<Wisdom>(path, comm);
+}
+
+std::optional<std::pair<double, double>> Wisdom::cost(int ranks) const {
+  const auto it = entries_.find("cost\t" + std::to_string(ranks));
+  if (it == entries_.end()) return std::nullopt;
+  std::istringstream in(it->second);
+  std::pair<double, double> model;
+  in >> model.first >> model.second;
+  return model;
+}
+
+std::optional<ExchangeEngine> Wisdom::engine(const std::string& key) const {
+  const auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return parse_exchange_engine(it->second);
+}
+
+void Wisdom::record_cost(int ranks, double ts, double te, MPI_Comm comm) {
+  char value[64];
+  std::snprintf(value, sizeof value, "%.17g %.17g", ts, te);
+  record("cost\t" + std::to_string(ranks), value, comm);
+}
+
+void Wisdom::record_engine(const std::string& key, ExchangeEngine engine, MPI_Comm comm) {
+  record(key, std::string(to_string(engine)), comm);
+}
+
+void Wisdom::record(const std::string& key, const std::string& value, MPI_Comm comm) {
+  entries_[key] = value;
+  int rank = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  if (rank != 0) return;
+  // Merged with what the file holds now (another process may have added to it).
+  const auto [exists, text] = read_file(path_);
+  std::map<std::string, std::string> merged;
+  if (parse(text, exists, merged) == FileState::foreign) return;  // warned when read; never overwritten
+  for (const auto& [k, v] : entries_) merged[k] = v;
+  const std::string temporary = path_ + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << header() << "\n";
+    for (const auto& [k, v] : merged) out << k << "\t" << v << "\n";
+    out.flush();
+    if (out) {
+      out.close();
+      if (std::rename(temporary.c_str(), path_.c_str()) == 0) return;
+    }
+  }
+  std::remove(temporary.c_str());
+  warn(path_, "could not be written: the measurement is not kept");
+}
+
+std::string engine_key(int ranks, std::size_t element_bytes, const std::string& plan, int step) {
+  return "engine\t" + std::to_string(ranks) + "\t" + std::to_string(element_bytes) + "\t" + plan + "\t" +
+         std::to_string(step);
+}
+
+}  // namespace distarray
