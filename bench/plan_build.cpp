@@ -11,6 +11,7 @@
 //      [--types double,complex] [--cases SUBSTRING] [--wisdom FILE]
 
 #include "compare/cases.hpp"
+#include "compare/options.hpp"
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
@@ -18,7 +19,6 @@
 
 #include <complex>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -76,36 +76,17 @@ void time_case(const compare::Case& c, index_t n, int reps, const PlanOptions& o
   time_builds<T, Left, Left>(c, n, reps, options, first);
 }
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> v;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) v.push_back(item);
-  return v;
-}
-
 int run(int argc, char** argv) {
-  std::vector<std::string> sizes{"4096", "8192"}, types{"double", "complex"};
-  int reps = 5;
+  compare::TableOptions o;
+  o.sizes = {"4096", "8192"};
+  o.reps = 5;
   PlanOptions options;
-  std::string only;
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    if (i + 1 >= argc) throw UsageError("option '" + key + "' needs a value");
-    const std::string value = argv[i + 1];
-    if (key == "--sizes")
-      sizes = split(value);
-    else if (key == "--types")
-      types = split(value);
-    else if (key == "--reps")
-      reps = std::stoi(value);
-    else if (key == "--cases")
-      only = value;
-    else if (key == "--wisdom")
-      options.wisdom = value;
-    else
-      throw UsageError("unknown option '" + key + "'");
-  }
-  if (reps < 1) throw UsageError("--reps must be at least 1");
+  compare::parse_options(argc, argv, o, [&](const std::string& key, const std::string& value) {
+    if (key != "--wisdom") return false;
+    options.wisdom = value;
+    return true;
+  });
+  const auto& [sizes, types, reps, only] = o;
   int size = 1, rank = 0;
   MPI_Comm_size(world, &size);
   MPI_Comm_rank(world, &rank);

@@ -20,6 +20,7 @@
 #include "fftw_transpose.hpp"
 #include "hand_written.hpp"
 #include "heffte_reshape.hpp"
+#include "options.hpp"
 #include "report.hpp"
 #include "scalapack.hpp"
 
@@ -28,7 +29,6 @@
 #include <median_timing.hpp>
 
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -176,37 +176,20 @@ Row run_case(const Case& c, index_t n, int reps) {
   return run_case<T, Left, Left>(c, n, reps);
 }
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> v;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) v.push_back(item);
-  return v;
-}
-
 int run(int argc, char** argv) {
-  std::vector<std::string> sizes{"256", "1024", "4096"}, types{"double", "complex"};
-  int reps = 10;
-  std::string json, markdown, only;
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    if (i + 1 >= argc) throw UsageError("option '" + key + "' needs a value");
-    const std::string value = argv[i + 1];
-    if (key == "--sizes")
-      sizes = split(value);
-    else if (key == "--types")
-      types = split(value);
-    else if (key == "--reps")
-      reps = std::stoi(value);
-    else if (key == "--cases")
-      only = value;
-    else if (key == "--json")
+  compare::TableOptions o;
+  o.sizes = {"256", "1024", "4096"};
+  std::string json, markdown;
+  compare::parse_options(argc, argv, o, [&](const std::string& key, const std::string& value) {
+    if (key == "--json")
       json = value;
     else if (key == "--markdown")
       markdown = value;
     else
-      throw UsageError("unknown option '" + key + "'");
-  }
-  if (reps < 1) throw UsageError("--reps must be at least 1");
+      return false;
+    return true;
+  });
+  const auto& [sizes, types, reps, only] = o;
   std::vector<Row> rows;
   for (const std::string& size : sizes)
     for (const Case& c : compare::cases_for(world_size())) {
