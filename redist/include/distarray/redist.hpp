@@ -1,5 +1,7 @@
 #pragma once
 // The redistribution layer of distarray: schedules, plans, exchange.
+#include <distarray/redist/block_cyclic_matrix.hpp>
+#include <distarray/redist/matrix_transform.hpp>
 #include <distarray/redist/message_encoding.hpp>
 #include <distarray/redist/plan.hpp>
 #include <distarray/redist/plan_logic.hpp>

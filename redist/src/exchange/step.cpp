@@ -63,6 +63,8 @@ void Step::execute(const void* in, void* out, PlanReport& report) {
   report.unpack_launches += buffers_->unpack_launches;
 }
 
+void Step::set_element_op(const void* scaled_copy) { buffers_->set_element_op(scaled_copy); }
+
 void Step::describe(PlanReport& r) const {
   for (const auto& m : shape_->send) {
     const index_t bytes = m.count * index_t(shape_->element_bytes);

@@ -5,10 +5,12 @@
 // The two copy kernels of the packers, each one Kokkos launch over any
 // number of messages of a CopyTable side: copy_runs (contiguous runs, and
 // single elements at a constant spacing) and copy_tiles (a local transpose
-// in cache tiles).  Free functions: CUDA's extended lambdas may not live in
-// private member functions.
+// in cache tiles), each applying an element op (element_op.hpp) on the way;
+// and scale_runs, which scales a table's local elements in place.  Free
+// functions: CUDA's extended lambdas may not live in private member functions.
 
 #include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/element_op.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -30,10 +32,10 @@ struct BufferWindow {
 };
 
 /// Rows [begin, end) of a table: pack (local -> buffer) or unpack (buffer ->
-/// local), one parallel iteration per row.
-template <class Space, class T>
+/// local) through `op`, one parallel iteration per row.
+template <class Space, class T, class Op>
 void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-               index_t begin, index_t end, T* local, BufferWindow<T> buf, bool pack) {
+               index_t begin, index_t end, T* local, BufferWindow<T> buf, bool pack, Op op) {
   if (begin >= end) return;
   Kokkos::parallel_for(
       pack ? "distarray::pack" : "distarray::unpack",
@@ -46,15 +48,18 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
           T* b = row_buffer + run.offset;
           if (run.stride != 1) {  // single elements at a constant spacing
             if (pack)
-              for (index_t j = 0; j < run.length; ++j) b[j] = l[j * run.stride];
+              for (index_t j = 0; j < run.length; ++j) b[j] = op.packed(l[j * run.stride]);
             else
-              for (index_t j = 0; j < run.length; ++j) l[j * run.stride] = b[j];
+              for (index_t j = 0; j < run.length; ++j) op.unpack(l[j * run.stride], b[j]);
             continue;
           }
           // A block and a buffer never overlap: restrict lets the copy vectorize.
-          T* KOKKOS_RESTRICT to = pack ? b : l;
-          const T* KOKKOS_RESTRICT from = pack ? l : b;
-          for (index_t j = 0; j < run.length; ++j) to[j] = from[j];
+          T* KOKKOS_RESTRICT lr = l;
+          T* KOKKOS_RESTRICT br = b;
+          if (pack)
+            for (index_t j = 0; j < run.length; ++j) br[j] = op.packed(lr[j]);
+          else
+            for (index_t j = 0; j < run.length; ++j) op.unpack(lr[j], br[j]);
         }
       });
 }
@@ -67,10 +72,10 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
 /// memory) and the buffer (along a run) are both read and written in order:
 /// the team's threads take the outer index and its vector lanes the
 /// contiguous one.
-template <class Space, class T>
+template <class Space, class T, class Op>
 void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                 const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
-                BufferWindow<T> buf, bool pack) {
+                BufferWindow<T> buf, bool pack, Op op) {
   if (begin >= end) return;
   using Exec = typename Space::execution_space;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<index_t>>;
@@ -107,7 +112,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           if (pack) {
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr),
-                                   [&](const index_t r) { tile(r, j) = local[at(r, j)]; });
+                                   [&](const index_t r) { tile(r, j) = op.packed(local[at(r, j)]); });
             });
             team.team_barrier();
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
@@ -122,7 +127,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
             team.team_barrier();
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr),
-                                   [&](const index_t r) { local[at(r, j)] = tile(r, j); });
+                                   [&](const index_t r) { op.unpack(local[at(r, j)], tile(r, j)); });
             });
           }
           team.team_barrier();  // the tile is reused
@@ -145,6 +150,25 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
               copy(nj, b, [&](index_t r, index_t j) { return lbase(r) + lofs + j * stride; });
             }
           }
+        }
+      });
+}
+
+/// Rows [begin, end) of a table: each local element l becomes beta*l, or 0
+/// without being read when beta is 0 (B = beta*B of a transform with alpha = 0).
+template <class Space, class T>
+void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
+                index_t begin, index_t end, T* local, T beta) {
+  if (begin >= end) return;
+  Kokkos::parallel_for(
+      "distarray::scale", Kokkos::RangePolicy<typename Space::execution_space>(begin, end),
+      KOKKOS_LAMBDA(const index_t i) {
+        const CopyRow row = rows(i);
+        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
+          const CopyRun run = runs(k);
+          T* l = local + row.local_base + run.start;
+          for (index_t j = 0; j < run.length; ++j)
+            l[j * run.stride] = beta == T(0) ? T(0) : beta * l[j * run.stride];
         }
       });
 }

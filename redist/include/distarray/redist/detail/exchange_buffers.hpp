@@ -57,6 +57,11 @@ class ExchangeBuffers {
   /// element `send_offset` (else negative); fenced.
   virtual void unpack_decoded(int source, void* out, index_t send_offset) = 0;
 
+  /// The element op of the packs and unpacks that follow: a ScaledCopy<T>
+  /// of the step's element type (element_op.hpp), or null for a plain copy.
+  /// Engines that move a side in place (datatypes) copy plainly there.
+  virtual void set_element_op(const void* scaled_copy) = 0;
+
   /// Frees the buffer of each side the engine moves in place.
   virtual void release(bool send, bool recv) = 0;
 

@@ -50,20 +50,29 @@ class Packer {
 
   const std::vector<CopyTable::Message>& messages() const { return messages_; }
 
-  /// Copies messages [first, last): pack (local -> buffer) or unpack.  Returns
-  /// the number of kernel launches (0 for no element, else 1); not fenced.
-  int copy(std::size_t first, std::size_t last, T* local, BufferWindow<T> buf, bool pack) const {
+  /// Copies messages [first, last) through `op` (element_op.hpp): pack (local
+  /// -> buffer) or unpack.  Returns the number of kernel launches (0 for no
+  /// element, else 1); not fenced.
+  template <class Op = PlainCopy<T>>
+  int copy(std::size_t first, std::size_t last, T* local, BufferWindow<T> buf, bool pack, Op op = {}) const {
     if (first >= last) return 0;
     const index_t begin = messages_[first].rows_begin, end = messages_[last - 1].rows_end;
     if (begin >= end) return 0;
     if (tiled_)
-      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack);
+      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack, op);
     else
-      copy_runs(rows_, runs_, begin, end, local, buf, pack);
+      copy_runs(rows_, runs_, begin, end, local, buf, pack, op);
     return 1;
   }
-  int copy_all(T* local, BufferWindow<T> buf, bool pack) const {
-    return copy(0, messages_.size(), local, buf, pack);
+  template <class Op = PlainCopy<T>>
+  int copy_all(T* local, BufferWindow<T> buf, bool pack, Op op = {}) const {
+    return copy(0, messages_.size(), local, buf, pack, op);
+  }
+  /// Every local element of the table becomes beta times itself (0 for beta
+  /// = 0, unread); one launch, not fenced.
+  void scale_all(T* local, T beta) const {
+    if (!messages_.empty())
+      scale_runs(rows_, runs_, messages_.front().rows_begin, messages_.back().rows_end, local, beta);
   }
 
  private:

@@ -37,6 +37,8 @@ class Step {
 
   /// Moves the local block `in` into `out`; adds times and kernel launches to the report.
   void execute(const void* in, void* out, PlanReport& report);
+  /// The element op of the executions that follow (ExchangeBuffers::set_element_op).
+  void set_element_op(const void* scaled_copy);
   /// Adds this step's messages and bytes to the report.
   void describe(PlanReport& report) const;
   /// The ranks of the step's communicator it exchanges with, self excluded.

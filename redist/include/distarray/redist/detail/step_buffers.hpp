@@ -39,7 +39,8 @@ class StepBuffers final : public ExchangeBuffers {
   }
 
   void pack(const void* in) override {
-    pack_launches += send_.copy_all(const_cast<T*>(static_cast<const T*>(in)), {send_buf_.data()}, true);
+    T* const local = const_cast<T*>(static_cast<const T*>(in));
+    pack_launches += with_op([&](auto op) { return send_.copy_all(local, {send_buf_.data()}, true, op); });
     Kokkos::fence();  // complete before MPI reads the buffer
     if (staged_) Kokkos::deep_copy(send_host_, send_buf_);
   }
@@ -49,7 +50,9 @@ class StepBuffers final : public ExchangeBuffers {
   void unpack(void* out, bool self_from_send) override {
     if (staged_) Kokkos::deep_copy(recv_buf_, recv_host_);
     const auto all = std::pair(std::size_t(0), recv_.messages().size());
-    unpack_launches += recv_.copy(all.first, all.second, typed(out), window(self_from_send), false);
+    unpack_launches += with_op([&](auto op) {
+      return recv_.copy(all.first, all.second, typed(out), window(self_from_send), false, op);
+    });
     Kokkos::fence();
   }
   void unpack_message(std::size_t i, void* out) override {
@@ -58,12 +61,15 @@ class StepBuffers final : public ExchangeBuffers {
       const auto part = std::pair(m.offset, m.offset + m.count);
       Kokkos::deep_copy(Kokkos::subview(recv_buf_, part), Kokkos::subview(recv_host_, part));
     }
-    unpack_launches += recv_.copy(i, i + 1, typed(out), {recv_buf_.data()}, false);
+    unpack_launches +=
+        with_op([&](auto op) { return recv_.copy(i, i + 1, typed(out), {recv_buf_.data()}, false, op); });
     Kokkos::fence();
   }
   void unpack_self(void* out) override {
     if (!self_) return;
-    unpack_launches += recv_.copy(self_->second, self_->second + 1, typed(out), window(true), false);
+    unpack_launches += with_op([&](auto op) {
+      return recv_.copy(self_->second, self_->second + 1, typed(out), window(true), false, op);
+    });
     Kokkos::fence();
   }
 
@@ -87,8 +93,13 @@ class StepBuffers final : public ExchangeBuffers {
       const auto part = std::pair(index_t(0), decode_count(table));
       Kokkos::deep_copy(Kokkos::subview(scratch_, part), Kokkos::subview(scratch_host_, part));
     }
-    unpack_launches += table.copy_all(typed(out), {from}, false);
+    unpack_launches += with_op([&](auto op) { return table.copy_all(typed(out), {from}, false, op); });
     Kokkos::fence();
+  }
+
+  void set_element_op(const void* scaled_copy) override {
+    scaled_ = scaled_copy != nullptr;
+    if (scaled_) scaling_ = *static_cast<const ScaledCopy<T>*>(scaled_copy);
   }
 
   void release(bool send, bool recv) override {
@@ -99,6 +110,11 @@ class StepBuffers final : public ExchangeBuffers {
  private:
   static index_t decode_count(const Packer<T, Space>& p) {
     return p.messages().empty() ? 0 : p.messages().back().offset + p.messages().back().count;
+  }
+  /// f(op) with the element op the step runs now.
+  template <class F>
+  int with_op(F&& f) const {
+    return scaled_ ? f(scaling_) : f(PlainCopy<T>{});
   }
   static char* bytes(T* p) { return reinterpret_cast<char*>(p); }
   static T* typed(void* p) { return static_cast<T*>(p); }
@@ -127,6 +143,8 @@ class StepBuffers final : public ExchangeBuffers {
   Packer<T, Space> send_, recv_;
   bool staged_;
   std::optional<std::pair<std::size_t, std::size_t>> self_;
+  bool scaled_ = false;
+  ScaledCopy<T> scaling_;
   Buffer send_buf_, recv_buf_, scratch_;
   Mirror send_host_, recv_host_, scratch_host_;                               // staged buffers only
   std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;  // encoded: per source
