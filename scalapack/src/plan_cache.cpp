@@ -78,8 +78,10 @@ void PlanCache::clear() {
 }
 
 PlanCache& plan_cache() {
-  static PlanCache cache;
-  return cache;
+  // Never destroyed: its plans hold Kokkos views, so they go in Kokkos'
+  // finalize hook (routines.cpp), which may run after static destructors.
+  static PlanCache* cache = new PlanCache;
+  return *cache;
 }
 
 }  // namespace distarray::scalapack

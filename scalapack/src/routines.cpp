@@ -13,6 +13,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
+#include <string>
 
 namespace distarray::scalapack {
 
@@ -31,6 +33,16 @@ void ensure_kokkos() {
     std::atexit([] { Kokkos::finalize(); });
   }
   Kokkos::push_finalize_hook([] { plan_cache().clear(); });
+}
+
+/// With DISTARRAY_SCALAPACK_VERBOSE set, the first call of each routine
+/// says on the context's first process that distarray serves it.
+void announce(const char* routine, MPI_Comm comm) {
+  static std::set<std::string> announced;
+  if (!std::getenv("DISTARRAY_SCALAPACK_VERBOSE") || !announced.insert(routine).second) return;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) std::fprintf(stderr, "distarray: %s served by distarray\n", routine);
 }
 
 template <class T>
@@ -53,6 +65,7 @@ void run(const char* routine, const CallArguments& call, int ctxt, int ctxt_argu
     if (!place.inside())
       throw ArgumentError(ctxt_argument, "this process is not in the call's BLACS context");
     const MPI_Comm comm = context_comm(ctxt, place);
+    announce(routine, comm);
     const Operands o = gather_operands(call, comm);
     if (call.m == 0 || call.n == 0) return;
     auto& plan = plan_cache().get<T>(plan_key(comm, type_code<T>(), op, executions, o), [&] {
