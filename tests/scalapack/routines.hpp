@@ -23,15 +23,22 @@ struct Real<std::complex<R>> {
 template <class T>
 using real_t = typename Real<T>::type;
 
+/// An array of T as the Fortran symbols take it (complex: pairs of reals).
+template <class T>
+const real_t<T>* raw(const T* p) {
+  return reinterpret_cast<const real_t<T>*>(p);
+}
+template <class T>
+real_t<T>* raw(T* p) {
+  return reinterpret_cast<real_t<T>*>(p);
+}
+
 template <class T>
 void gemr2d(bool reference, int m, int n, const T* a, int ia, int ja, const int* desca, T* b, int ib, int jb,
             const int* descb, int ictxt) {
-  using S = real_t<T>;
-  const auto* as = reinterpret_cast<const S*>(a);
-  auto* bs = reinterpret_cast<S*>(b);
-#define CALL(p)                                                                    \
-  reference ? p##gemr2d_(&m, &n, as, &ia, &ja, desca, bs, &ib, &jb, descb, &ictxt) \
-            : distarray_##p##gemr2d(&m, &n, as, &ia, &ja, desca, bs, &ib, &jb, descb, &ictxt)
+#define CALL(p)                                                                            \
+  reference ? p##gemr2d_(&m, &n, raw(a), &ia, &ja, desca, raw(b), &ib, &jb, descb, &ictxt) \
+            : distarray_##p##gemr2d(&m, &n, raw(a), &ia, &ja, desca, raw(b), &ib, &jb, descb, &ictxt)
   if constexpr (std::is_same_v<T, float>) CALL(ps);
   if constexpr (std::is_same_v<T, double>) CALL(pd);
   if constexpr (std::is_same_v<T, std::complex<float>>) CALL(pc);
@@ -43,14 +50,10 @@ void gemr2d(bool reference, int m, int n, const T* a, int ia, int ja, const int*
 template <class T>
 void tran(bool reference, bool conjugate, int m, int n, T alpha, const T* a, int ia, int ja, const int* desca,
           T beta, T* c, int ic, int jc, const int* descc) {
-  using S = real_t<T>;
-  const auto* as = reinterpret_cast<const S*>(a);
-  auto* cs = reinterpret_cast<S*>(c);
-  const auto* al = reinterpret_cast<const S*>(&alpha);
-  const auto* be = reinterpret_cast<const S*>(&beta);
-#define CALL(name)                                                              \
-  reference ? name##_(&m, &n, al, as, &ia, &ja, desca, be, cs, &ic, &jc, descc) \
-            : distarray_##name(&m, &n, al, as, &ia, &ja, desca, be, cs, &ic, &jc, descc)
+#define CALL(name)                                                                                 \
+  reference                                                                                        \
+      ? name##_(&m, &n, raw(&alpha), raw(a), &ia, &ja, desca, raw(&beta), raw(c), &ic, &jc, descc) \
+      : distarray_##name(&m, &n, raw(&alpha), raw(a), &ia, &ja, desca, raw(&beta), raw(c), &ic, &jc, descc)
   if constexpr (std::is_same_v<T, float>) CALL(pstran);
   if constexpr (std::is_same_v<T, double>) CALL(pdtran);
   if constexpr (std::is_same_v<T, std::complex<float>>) conjugate ? CALL(pctranc) : CALL(pctranu);
@@ -61,14 +64,11 @@ void tran(bool reference, bool conjugate, int m, int n, T alpha, const T* a, int
 template <class T>
 void geadd(bool reference, char trans, int m, int n, T alpha, const T* a, int ia, int ja, const int* desca,
            T beta, T* c, int ic, int jc, const int* descc) {
-  using S = real_t<T>;
-  const auto* as = reinterpret_cast<const S*>(a);
-  auto* cs = reinterpret_cast<S*>(c);
-  const auto* al = reinterpret_cast<const S*>(&alpha);
-  const auto* be = reinterpret_cast<const S*>(&beta);
-#define CALL(p)                                                                           \
-  reference ? p##geadd_(&trans, &m, &n, al, as, &ia, &ja, desca, be, cs, &ic, &jc, descc) \
-            : distarray_##p##geadd(&trans, &m, &n, al, as, &ia, &ja, desca, be, cs, &ic, &jc, descc)
+#define CALL(p)                                                                                              \
+  reference                                                                                                  \
+      ? p##geadd_(&trans, &m, &n, raw(&alpha), raw(a), &ia, &ja, desca, raw(&beta), raw(c), &ic, &jc, descc) \
+      : distarray_##p##geadd(&trans, &m, &n, raw(&alpha), raw(a), &ia, &ja, desca, raw(&beta), raw(c), &ic,  \
+                             &jc, descc)
   if constexpr (std::is_same_v<T, float>) CALL(ps);
   if constexpr (std::is_same_v<T, double>) CALL(pd);
   if constexpr (std::is_same_v<T, std::complex<float>>) CALL(pc);
