@@ -31,16 +31,17 @@
 extern "C" {
 #endif
 
-#define DISTARRAY_GEMR2D(p, T)                                                                             \
-  void distarray_##p##gemr2d(const int* m, const int* n, const T* a, const int* ia, const int* ja,         \
-                             const int* desca, T* b, const int* ib, const int* jb, const int* descb,       \
+#define DISTARRAY_GEMR2D(p, T)                                                                       \
+  void distarray_##p##gemr2d(const int* m, const int* n, const T* a, const int* ia, const int* ja,   \
+                             const int* desca, T* b, const int* ib, const int* jb, const int* descb, \
                              const int* ictxt);
-#define DISTARRAY_TRAN(name, T)                                                                            \
-  void distarray_##name(const int* m, const int* n, const T* alpha, const T* a, const int* ia, const int* ja, \
-                        const int* desca, const T* beta, T* c, const int* ic, const int* jc, const int* descc);
-#define DISTARRAY_GEADD(p, T)                                                                              \
-  void distarray_##p##geadd(const char* trans, const int* m, const int* n, const T* alpha, const T* a,     \
-                            const int* ia, const int* ja, const int* desca, const T* beta, T* c,           \
+#define DISTARRAY_TRAN(name, T)                                                                             \
+  void distarray_##name(const int* m, const int* n, const T* alpha, const T* a, const int* ia,              \
+                        const int* ja, const int* desca, const T* beta, T* c, const int* ic, const int* jc, \
+                        const int* descc);
+#define DISTARRAY_GEADD(p, T)                                                                          \
+  void distarray_##p##geadd(const char* trans, const int* m, const int* n, const T* alpha, const T* a, \
+                            const int* ia, const int* ja, const int* desca, const T* beta, T* c,       \
                             const int* ic, const int* jc, const int* descc);
 
 DISTARRAY_GEMR2D(ps, float)
