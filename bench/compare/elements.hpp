@@ -9,6 +9,7 @@
 
 #include <complex>
 #include <string>
+#include <utility>
 
 namespace compare {
 
@@ -40,14 +41,17 @@ T value_at(index_t o) {
 }
 
 /// Over the communicator: elements of `b` that do not hold value_at of their
-/// global index.
+/// global index (of the transposed index: b is a square array's transpose).
 template <class T, class Order>
-long wrong_elements(const distarray::DistArray<T, 2, Host, Order>& b, MPI_Comm comm) {
+long wrong_elements(const distarray::DistArray<T, 2, Host, Order>& b, MPI_Comm comm,
+                    bool transposed = false) {
   const distarray::Index<2> shape = b.layout().shape();
   long bad = 0;
-  for (index_t i = 0; i < b.local_size(); ++i)
-    bad += b.local().data()[i] !=
-           value_at<T>(distarray::row_major_offset(b.global_index(b.local_index(i)), shape));
+  for (index_t i = 0; i < b.local_size(); ++i) {
+    auto g = b.global_index(b.local_index(i));
+    if (transposed) std::swap(g[0], g[1]);
+    bad += b.local().data()[i] != value_at<T>(distarray::row_major_offset(g, shape));
+  }
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, comm);
   return bad;
 }

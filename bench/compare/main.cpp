@@ -1,10 +1,12 @@
 // bench/compare: distarray against what its users have, in one run on the
 // same ranks: FFTW-MPI's transpose and heFFTe's reshapes (alltoallv and
-// point-to-point) for the FFT/ADI transpose; ScaLAPACK's pdgemr2d, COSTA's
-// costa::transform and COSTA's pdgemr2d wrapper for block-cyclic moves; a
-// hand-written MPI_Alltoallw of per-peer derived datatypes for every case;
-// and the floor, one bare MPI_Alltoallv of the same per-peer bytes from
-// pre-packed buffers.  Every method's result is checked element by element
+// point-to-point) for the FFT/ADI transpose; ScaLAPACK's pdgemr2d and COSTA's
+// costa::transform for block-cyclic moves; a hand-written MPI_Alltoallw of
+// per-peer derived datatypes for every case; and the floor, one bare
+// MPI_Alltoallv of the same per-peer bytes from pre-packed buffers.  A second
+// table puts distarray's ScaLAPACK drop-in beside ScaLAPACK's own pdgemr2d
+// and pdtran and COSTA's wrappers (routines.hpp; --cases p? selects it
+// alone).  Every method's result is checked element by element
 // before it is timed: a wrong result is reported as wrong, never timed.
 // heFFTe and COSTA are optional (scripts/peers.sh builds them); without them
 // their columns say "not built".  Times are medians over --reps repetitions
@@ -20,8 +22,10 @@
 #include "fftw_transpose.hpp"
 #include "hand_written.hpp"
 #include "heffte_reshape.hpp"
+#include "measure.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "routines.hpp"
 #include "scalapack.hpp"
 
 #include <distarray/core.hpp>
@@ -92,15 +96,8 @@ Row run_case(const Case& c, index_t n, int reps) {
   a.fill([&](const Index<2>& g) { return compare::value_at<T>(row_major_offset(g, shape)); });
   time_distarray(row, a, b, reps);
 
-  // A peer's method: run once into a cleared destination, check, then time.
   const auto measure = [&](const std::string& method, auto&& run, auto&& wrong_elements) {
-    row.applies.insert(method);
-    Kokkos::deep_copy(b.local(), T(-1));
-    run();
-    if (wrong_elements() != 0)
-      row.wrong.insert(method);
-    else
-      row.seconds[method] = median_slowest_seconds(world, reps, run);
+    compare::measure(row, method, b, reps, run, wrong_elements);
   };
   const auto b_wrong = [&] { return compare::wrong_elements(b, world); };
   T* in = a.local().data();
@@ -119,25 +116,15 @@ Row run_case(const Case& c, index_t n, int reps) {
   row.seconds["floor"] = median_slowest_seconds(world, reps, [&] { hand.floor(); });
 
   if (c.kind == CaseKind::block_cyclic) {
-    compare::Pxgemr2d<T> pdgemr2d(compare::Gemr2d::scalapack, from, to, world_rank(), world_size());
+    compare::Pxgemr2d<T> pdgemr2d(compare::Implementation::scalapack, from, to, world_rank(), world_size());
     measure(
         "pdgemr2d", [&] { pdgemr2d(in, out); }, b_wrong);
 #ifdef DISTARRAY_HAVE_COSTA
     compare::CostaTransform<T> costa(from, in, to, out, world);
     measure(
         "costa-transform", [&] { costa(); }, b_wrong);
-    // COSTA's wrapper reads the BLACS context of a descriptor whose context
-    // is -1 (a rank outside that grid, as pdgemr2d takes it) and segfaults.
-    if (from.grid().size() == world_size() && to.grid().size() == world_size()) {
-      compare::Pxgemr2d<T> costa_pxgemr2d(compare::Gemr2d::costa, from, to, world_rank(), world_size());
-      measure(
-          "costa-pxgemr2d", [&] { costa_pxgemr2d(in, out); }, b_wrong);
-    } else {
-      row.applies.insert("costa-pxgemr2d");
-      row.crashes.insert("costa-pxgemr2d");
-    }
 #else
-    not_built({"costa-transform", "costa-pxgemr2d"});
+    not_built({"costa-transform"});
 #endif
     return row;
   }
@@ -190,26 +177,43 @@ int run(int argc, char** argv) {
     return true;
   });
   const auto& [sizes, types, reps, only] = o;
+  for (const std::string& type : types)
+    if (type != "double" && type != "complex")
+      throw UsageError("--types takes double and complex, not '" + type + "'");
   std::vector<Row> rows;
   for (const std::string& size : sizes)
     for (const Case& c : compare::cases_for(world_size())) {
       if (c.name.find(only) == std::string::npos) continue;
       for (const std::string& type : types) {
         const index_t n = std::stol(size);
-        if (type == "double")
-          rows.push_back(run_case<double>(c, n, reps));
-        else if (type == "complex")
-          rows.push_back(run_case<std::complex<double>>(c, n, reps));
-        else
-          throw UsageError("--types takes double and complex, not '" + type + "'");
+        rows.push_back(type == "double" ? run_case<double>(c, n, reps)
+                                        : run_case<std::complex<double>>(c, n, reps));
         if (world_rank() == 0)
           std::fprintf(stderr, "done %s %s^2 %s\n", c.name.c_str(), size.c_str(), type.c_str());
       }
     }
+  std::vector<Row> routines;
+  for (const std::string& size : sizes)
+    for (const compare::RoutineCase& c : compare::routine_cases(world_size())) {
+      if ((c.routine + " " + c.name).find(only) == std::string::npos) continue;
+      for (const std::string& type : types) {
+        const index_t n = std::stol(size);
+        routines.push_back(type == "double" ? compare::run_routine<double>(c, n, reps, world)
+                                            : compare::run_routine<std::complex<double>>(c, n, reps, world));
+        if (world_rank() == 0)
+          std::fprintf(stderr, "done %s %s %s^2 %s\n", c.routine.c_str(), c.name.c_str(), size.c_str(),
+                       type.c_str());
+      }
+    }
   if (world_rank() != 0) return 0;
   compare::print_table(rows, reps);
+  compare::print_routines(routines);
+  rows.insert(rows.end(), routines.begin(), routines.end());
   if (!json.empty()) compare::write_json(json, rows, reps);
-  if (!markdown.empty()) compare::write_markdown(markdown, rows);
+  if (!markdown.empty()) {
+    compare::write_markdown(markdown, {rows.begin(), rows.end() - long(routines.size())});
+    compare::append_routines_markdown(markdown, routines);
+  }
   return 0;
 }
 

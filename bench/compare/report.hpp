@@ -1,7 +1,9 @@
 #pragma once
-// One row of the comparison and its three outputs: the table on stdout, the
-// JSON (every method's seconds) and a Markdown table that the README's
-// performance section is made from (bench/compare/run.sh).
+// One row of the comparison and its three outputs: the tables on stdout, the
+// JSON (every method's seconds) and the Markdown tables that the README's
+// performance section is made from (bench/compare/run.sh).  Two tables: the
+// redistributions (distarray's plan against the peers) and the ScaLAPACK
+// routines (distarray's drop-in against ScaLAPACK and COSTA's wrappers).
 
 #include <distarray/core/types.hpp>
 
@@ -19,6 +21,7 @@ namespace compare {
 /// gave the right result.
 struct Row {
   std::string name, from, to, type, choice;  // choice: distarray's method and engine
+  std::string base = "distarray";            // the method the peers' times are divided by
   int ranks = 1;
   distarray::index_t n = 0;  // the array is n x n
   std::map<std::string, double> seconds;
@@ -38,17 +41,20 @@ struct Column {
 
 inline const std::vector<Column>& peer_columns() {
   static const std::vector<Column> columns{
-      {"FFTW-MPI", {"fftw-mpi"}},
-      {"heFFTe", {"heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"}},
-      {"pdgemr2d", {"pdgemr2d"}},
-      {"COSTA", {"costa-transform"}},
-      {"COSTA pdgemr2d", {"costa-pxgemr2d"}},
+      {"FFTW-MPI", {"fftw-mpi"}},   {"heFFTe", {"heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"}},
+      {"pdgemr2d", {"pdgemr2d"}},   {"COSTA", {"costa-transform"}},
       {"Alltoallw", {"alltoallw"}},
   };
   return columns;
 }
 
-/// A peer column's cell: peer time / distarray time, or why there is none.
+inline const std::vector<Column>& routine_columns() {
+  static const std::vector<Column> columns{{"ScaLAPACK", {"scalapack"}},
+                                           {"COSTA wrapper", {"costa-wrapper"}}};
+  return columns;
+}
+
+/// A peer column's cell: peer time / the row's base time, or why there is none.
 inline std::string cell(const Row& r, const Column& c) {
   double best = 0;
   bool applies = false, wrong = false, missing = false, crashes = false;
@@ -62,7 +68,7 @@ inline std::string cell(const Row& r, const Column& c) {
   }
   char text[32];
   if (best > 0) {
-    std::snprintf(text, sizeof text, "%.2f%s", best / r.seconds.at("distarray"), wrong ? "*" : "");
+    std::snprintf(text, sizeof text, "%.2f%s", best / r.seconds.at(r.base), wrong ? "*" : "");
     return text;
   }
   if (wrong) return "wrong";
@@ -114,6 +120,37 @@ inline void write_markdown(const std::string& file, const std::vector<Row>& rows
   }
 }
 
+inline void print_routines(const std::vector<Row>& rows) {
+  std::printf("ScaLAPACK routines: peer time / distarray drop-in time (higher is better for distarray)\n");
+  std::printf("%-32s %2s %-7s %-4s %12s", "routine, case", "np", "size", "type", "drop-in ms");
+  for (const Column& c : routine_columns()) std::printf(" %14s", c.title.c_str());
+  std::printf("\n");
+  for (const Row& r : rows) {
+    std::printf("%-32s %2d %-7s %-4s %12.3f", r.name.c_str(), r.ranks, size_text(r).c_str(),
+                type_text(r).c_str(), r.seconds.at(r.base) * 1e3);
+    for (const Column& c : routine_columns()) std::printf(" %14s", cell(r, c).c_str());
+    std::printf("\n");
+  }
+}
+
+/// The routines' table, after the redistributions' in the same file.
+inline void append_routines_markdown(const std::string& file, const std::vector<Row>& rows) {
+  std::ofstream out(file, std::ios::app);
+  out << "\n| routine, case | ranks | size | type | drop-in ms |";
+  for (const Column& c : routine_columns()) out << " " << c.title << " |";
+  out << "\n|---|---|---|---|---|";
+  for (std::size_t i = 0; i < routine_columns().size(); ++i) out << "---|";
+  out << "\n";
+  char num[32];
+  for (const Row& r : rows) {
+    std::snprintf(num, sizeof num, "%.3f", r.seconds.at(r.base) * 1e3);
+    out << "| " << r.name << " | " << r.ranks << " | " << size_text(r) << " | " << type_text(r) << " | "
+        << num << " |";
+    for (const Column& c : routine_columns()) out << " " << cell(r, c) << " |";
+    out << "\n";
+  }
+}
+
 inline void write_json(const std::string& file, const std::vector<Row>& rows, int reps) {
   std::ofstream out(file);
   const auto names = [](const std::set<std::string>& s) {
@@ -126,7 +163,7 @@ inline void write_json(const std::string& file, const std::vector<Row>& rows, in
     const Row& r = rows[i];
     out << "  {\"case\": \"" << r.name << "\", \"ranks\": " << r.ranks << ", \"from\": \"" << r.from
         << "\", \"to\": \"" << r.to << "\", \"n\": " << r.n << ", \"type\": \"" << r.type
-        << "\", \"distarray_choice\": \"" << r.choice
+        << "\", \"base\": \"" << r.base << "\", \"distarray_choice\": \"" << r.choice
         << "\", \"distarray_stages\": {\"pack\": " << r.stages[0] << ", \"exchange\": " << r.stages[1]
         << ", \"unpack\": " << r.stages[2] << ", \"plan\": " << r.plan_seconds
         << "}, \"wrong\": " << names(r.wrong) << ", \"not_built\": " << names(r.not_built)
