@@ -66,14 +66,14 @@ PeerExchange::~PeerExchange() {
   if (!finalized && graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
 }
 
-void PeerExchange::alltoallv(const void* send_buffer, void* recv_buffer) const {
+void PeerExchange::alltoallv(const void* send_buffer, void* recv_buffer, MPI_Request& request) const {
   if (sparse())
-    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE,
-                                               recv_buffer, rcount_.data(), rdispl_.data(), MPI_BYTE,
-                                               graph_));
+    DISTARRAY_MPI_CHECK(MPI_Ineighbor_alltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE,
+                                                recv_buffer, rcount_.data(), rdispl_.data(), MPI_BYTE, graph_,
+                                                &request));
   else
-    DISTARRAY_MPI_CHECK(MPI_Alltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE, recv_buffer,
-                                      rcount_.data(), rdispl_.data(), MPI_BYTE, comm_));
+    DISTARRAY_MPI_CHECK(MPI_Ialltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE, recv_buffer,
+                                       rcount_.data(), rdispl_.data(), MPI_BYTE, comm_, &request));
 }
 
 void PeerExchange::use_types(const MessageTypes* send_types, const MessageTypes* recv_types) {
@@ -96,15 +96,15 @@ void PeerExchange::use_types(const MessageTypes* send_types, const MessageTypes*
   arrays(recv_slot_, recv_types, recv_bytes_, recv_offset_, rcount_.size(), wrecv_);
 }
 
-void PeerExchange::alltoallw(const void* send, void* recv) const {
+void PeerExchange::alltoallw(const void* send, void* recv, MPI_Request& request) const {
   if (sparse())
-    DISTARRAY_MPI_CHECK(MPI_Neighbor_alltoallw(send, wsend_.count.data(), wsend_.displ.data(),
-                                               wsend_.type.data(), recv, wrecv_.count.data(),
-                                               wrecv_.displ.data(), wrecv_.type.data(), graph_));
+    DISTARRAY_MPI_CHECK(MPI_Ineighbor_alltoallw(send, wsend_.count.data(), wsend_.displ.data(),
+                                                wsend_.type.data(), recv, wrecv_.count.data(),
+                                                wrecv_.displ.data(), wrecv_.type.data(), graph_, &request));
   else
-    DISTARRAY_MPI_CHECK(MPI_Alltoallw(send, wsend_.count.data(), wsend_.int_displ.data(), wsend_.type.data(),
-                                      recv, wrecv_.count.data(), wrecv_.int_displ.data(), wrecv_.type.data(),
-                                      comm_));
+    DISTARRAY_MPI_CHECK(MPI_Ialltoallw(send, wsend_.count.data(), wsend_.int_displ.data(), wsend_.type.data(),
+                                       recv, wrecv_.count.data(), wrecv_.int_displ.data(), wrecv_.type.data(),
+                                       comm_, &request));
 }
 
 }  // namespace distarray::detail

@@ -1,10 +1,12 @@
 // Every ordered pair of a set of 2-D and 3-D layouts, for every method and
 // exchange engine, element by element against the global pattern, at the
-// rank count this test was launched with.
+// rank count this test was launched with: executed, and started then
+// completed by test() alone.
 
 #include <distarray/redist/plan.hpp>
 
 #include "mpi/pattern.hpp"
+#include "mpi/throws.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -117,6 +119,12 @@ void check_pair(const std::string& from_text, const std::string& to_text, const 
     Plan<T, D, Space, SourceOrder, DestOrder> plan(from, to, MPI_COMM_WORLD, options);
     plan.execute(a, b);
     ASSERT_EQ(mismatches(b), 0);
+    // Non-blocking: test() alone drives every step to completion.
+    Kokkos::deep_copy(b.local(), T(-1));
+    Request request = plan.start(a, b);
+    while (!request.test()) {
+    }
+    ASSERT_EQ(mismatches(b), 0) << "start, then test() until complete";
   }
 }
 
@@ -183,7 +191,10 @@ TEST(Plan, AutomaticEngineIsRightWhileMeasuringAndAfter) {
       Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
       for (int run = 0; run < 7; ++run) {
         DistArray<double, 2> b(to, MPI_COMM_WORLD);
-        plan.execute(a, b);
+        if (run % 2)
+          plan.execute(a, b);
+        else
+          plan.start(a, b).wait();  // a measuring execution completes inside start
         ASSERT_EQ(mismatches(b), 0) << "execution " << run;
       }
       EXPECT_EQ(plan.report().exchange.find("measuring"), std::string::npos) << plan.report().exchange;
@@ -256,17 +267,7 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
   }
 }
 
-template <class F>
-void expect_throw_on_every_rank(F&& f, const std::string& fragment) {
-  std::string message = "(no exception)";
-  try {
-    f();
-  } catch (const Error& e) {
-    message = e.what();
-  }
-  EXPECT_NE(message.find(fragment), std::string::npos) << message;
-  MPI_Barrier(MPI_COMM_WORLD);  // no rank is left inside a collective
-}
+using testing::expect_throw_on_every_rank;
 
 TEST(Plan, BadInputThrowsOnEveryRank) {
   const int p = world_size();

@@ -7,6 +7,7 @@
 #include <distarray/redist/plan_logic.hpp>
 #include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>
+#include <distarray/redist/request.hpp>
 #include <distarray/redist/runs.hpp>
 #include <distarray/redist/schedule.hpp>
 #include <distarray/redist/strategy.hpp>

@@ -1,8 +1,12 @@
-// The collective engines: packed buffers through MPI_(Neighbor_)alltoallv,
-// or derived datatypes through MPI_(Neighbor_)alltoallw (PeerExchange picks
-// the neighbour form when the sharing ranks are a sparse graph).
+// The collective engines: packed buffers through MPI_I(neighbor_)alltoallv,
+// or derived datatypes through MPI_I(neighbor_)alltoallw (PeerExchange picks
+// the neighbour form when the sharing ranks are a sparse graph).  Both are
+// non-blocking collectives: start posts, test and wait complete one request
+// and then unpack.
 
 #include "exchange.hpp"
+
+#include <distarray/core/mpi_check.hpp>
 
 #include <optional>
 
@@ -16,7 +20,32 @@ double add_seconds(double& total, double start) {
 
 namespace {
 
-class AlltoallvExchange final : public Exchange {
+/// A collective engine's completion: its one request, then its unpack.
+class CollectiveExchange : public Exchange {
+ public:
+  bool test(void* out, PlanReport& report) final {
+    const double t = MPI_Wtime();
+    int done = 0;
+    DISTARRAY_MPI_CHECK(MPI_Test(&request_, &done, MPI_STATUS_IGNORE));
+    add_seconds(report.exchange_seconds, t);
+    if (done) unpack(out, report);
+    return done != 0;
+  }
+  void wait(void* out, PlanReport& report) final {
+    const double t = MPI_Wtime();
+    DISTARRAY_MPI_CHECK(MPI_Wait(&request_, MPI_STATUS_IGNORE));
+    add_seconds(report.exchange_seconds, t);
+    unpack(out, report);
+  }
+
+ protected:
+  /// What follows the collective: the received buffers into `out`.
+  virtual void unpack(void* out, PlanReport& report) = 0;
+
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+class AlltoallvExchange final : public CollectiveExchange {
  public:
   AlltoallvExchange(ExchangeBuffers& buffers, std::shared_ptr<const PeerExchange> peers)
       : buffers_(buffers), peers_(std::move(peers)) {}
@@ -25,24 +54,25 @@ class AlltoallvExchange final : public Exchange {
     double t = MPI_Wtime();
     buffers_.pack(in);
     t = add_seconds(report.pack_seconds, t);
-    peers_->alltoallv(buffers_.send_bytes(), buffers_.recv_bytes());
+    peers_->alltoallv(buffers_.send_bytes(), buffers_.recv_bytes(), request_);
     add_seconds(report.exchange_seconds, t);
-  }
-  void wait(void* out, PlanReport& report) override {
-    const double t = MPI_Wtime();
-    buffers_.unpack(out, true);  // the message to oneself straight from the send buffer
-    add_seconds(report.unpack_seconds, t);
   }
   std::string name() const override { return peers_->sparse() ? "alltoallv(neighbors)" : "alltoallv"; }
 
  private:
+  void unpack(void* out, PlanReport& report) override {
+    const double t = MPI_Wtime();
+    buffers_.unpack(out, true);  // the message to oneself straight from the send buffer
+    add_seconds(report.unpack_seconds, t);
+  }
+
   ExchangeBuffers& buffers_;
   std::shared_ptr<const PeerExchange> peers_;
 };
 
 // MPI moves every message, the one to oneself included.  (Host memory, or a
 // GPU-aware MPI.)
-class DatatypeExchange final : public Exchange {
+class DatatypeExchange final : public CollectiveExchange {
  public:
   DatatypeExchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers,
                    std::optional<MessageTypes> send_types, std::optional<MessageTypes> recv_types)
@@ -59,14 +89,9 @@ class DatatypeExchange final : public Exchange {
       buffers_.pack(in);
       t = add_seconds(report.pack_seconds, t);
     }
-    peers_->alltoallw(typed_send() ? in : buffers_.send_bytes(), typed_recv() ? out : buffers_.recv_bytes());
+    peers_->alltoallw(typed_send() ? in : buffers_.send_bytes(), typed_recv() ? out : buffers_.recv_bytes(),
+                      request_);
     add_seconds(report.exchange_seconds, t);
-  }
-  void wait(void* out, PlanReport& report) override {
-    if (typed_recv()) return;
-    const double t = MPI_Wtime();
-    buffers_.unpack(out, false);
-    add_seconds(report.unpack_seconds, t);
   }
   std::string name() const override {
     const std::string graph = peers_->sparse() ? "neighbors" : "";
@@ -79,6 +104,12 @@ class DatatypeExchange final : public Exchange {
   }
 
  private:
+  void unpack(void* out, PlanReport& report) override {
+    if (typed_recv()) return;
+    const double t = MPI_Wtime();
+    buffers_.unpack(out, false);
+    add_seconds(report.unpack_seconds, t);
+  }
   bool typed_send() const { return send_types_.has_value(); }
   bool typed_recv() const { return recv_types_.has_value(); }
 

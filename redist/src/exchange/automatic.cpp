@@ -2,7 +2,8 @@
 // result is the same either way), a warm-up with packing, then datatypes and
 // packing in turn, twice; the faster (best of two, slowest rank) stays, the
 // other engine's buffers or types are released, and the decision is handed
-// on (to the plan's wisdom, if it has one).
+// on (to the plan's wisdom, if it has one).  A measuring execution completes
+// inside start, even when started non-blocking.
 
 #include "exchange.hpp"
 
@@ -26,24 +27,22 @@ class AutomaticExchange final : public Exchange {
         recv_typed_(recv_typed),
         decided_(std::move(decided)) {}
 
+  /// While measuring, an execution completes inside start (its time is
+  /// the engine's alone, not the caller's work between start and wait).
   void start(const void* in, void* out, PlanReport& report) override {
-    started_ = MPI_Wtime();
-    current().start(in, out, report);
+    completed_in_start_ = state_ == State::measuring;
+    if (!completed_in_start_) return trial_[chosen_]->start(in, out, report);
+    const double started = MPI_Wtime();
+    Exchange& trial = *trial_[trials_ % 2];
+    trial.start(in, out, report);
+    trial.wait(out, report);
+    measured(MPI_Wtime() - started);
   }
-
+  bool test(void* out, PlanReport& report) override {
+    return completed_in_start_ || trial_[chosen_]->test(out, report);
+  }
   void wait(void* out, PlanReport& report) override {
-    current().wait(out, report);
-    if (state_ == State::decided) return;
-    const double seconds = MPI_Wtime() - started_;
-    const int t = trials_ % 2;  // 0: packed (the warm-up too), 1: typed
-    if (trials_ > 0) best_[t] = trials_ <= 2 ? seconds : std::min(best_[t], seconds);
-    if (++trials_ < trial_count) return;
-    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, best_, 2, MPI_DOUBLE, MPI_MAX, shape_.comm));
-    state_ = State::decided;
-    chosen_ = best_[1] < best_[0] ? 1 : 0;
-    trial_[1 - chosen_].reset();
-    if (chosen_ == 1) buffers_.release(send_typed_, recv_typed_);
-    if (decided_) decided_(chosen_ == 1 ? ExchangeEngine::datatype : ExchangeEngine::alltoallv);
+    if (!completed_in_start_) trial_[chosen_]->wait(out, report);
   }
 
   std::string name() const override {
@@ -55,7 +54,18 @@ class AutomaticExchange final : public Exchange {
   enum class State { measuring, decided };
   static constexpr int trial_count = 5;  // a warm-up, then each engine twice
 
-  Exchange& current() { return *trial_[state_ == State::decided ? chosen_ : trials_ % 2]; }
+  /// Records a trial's seconds; after the last, keeps the faster engine.
+  void measured(double seconds) {
+    const int t = trials_ % 2;  // 0: packed (the warm-up too), 1: typed
+    if (trials_ > 0) best_[t] = trials_ <= 2 ? seconds : std::min(best_[t], seconds);
+    if (++trials_ < trial_count) return;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, best_, 2, MPI_DOUBLE, MPI_MAX, shape_.comm));
+    state_ = State::decided;
+    chosen_ = best_[1] < best_[0] ? 1 : 0;
+    trial_[1 - chosen_].reset();
+    if (chosen_ == 1) buffers_.release(send_typed_, recv_typed_);
+    if (decided_) decided_(chosen_ == 1 ? ExchangeEngine::datatype : ExchangeEngine::alltoallv);
+  }
 
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
@@ -64,7 +74,7 @@ class AutomaticExchange final : public Exchange {
   State state_ = State::measuring;
   int trials_ = 0, chosen_ = 0;
   double best_[2] = {0, 0};
-  double started_ = 0;
+  bool completed_in_start_ = false;
   std::function<void(ExchangeEngine)> decided_;
 };
 

@@ -1,7 +1,8 @@
 // Hsu-Chung message encoding (ICPP'97): each message is a header holding the
 // receiver's unpacking runs, then the payload (both with this step's tags).
-// The receiver computes no receive schedule: it probes for any header,
-// decodes it, receives the payload from that source and unpacks it.
+// The receiver computes no receive schedule: it probes for each sender's
+// header, decodes it, receives the payload from that source and unpacks it
+// (test() takes the headers that have arrived, wait() all of them).
 
 #include "exchange.hpp"
 
@@ -14,17 +15,19 @@ namespace {
 
 class EncodedExchange final : public Exchange {
  public:
-  /// Collective: every rank learns how many messages to expect.
+  /// Collective: every rank learns which ranks send to it.
   EncodedExchange(const StepShape& shape, ExchangeBuffers& buffers, std::vector<std::vector<index_t>> headers,
                   Decoder decode)
       : shape_(shape), buffers_(buffers), headers_(std::move(headers)), decode_(std::move(decode)) {
     int size = 1;
     DISTARRAY_MPI_CHECK(MPI_Comm_size(shape_.comm, &size));
-    std::vector<int> sends_to(std::size_t(size), 0);
+    std::vector<int> sends_to(std::size_t(size), 0), sends_here(std::size_t(size), 0);
     for (const auto& m : shape_.send)
       if (m.rank != shape_.rank) sends_to[std::size_t(m.rank)] = 1;
     DISTARRAY_MPI_CHECK(
-        MPI_Reduce_scatter_block(sends_to.data(), &expected_, 1, MPI_INT, MPI_SUM, shape_.comm));
+        MPI_Alltoall(sends_to.data(), 1, MPI_INT, sends_here.data(), 1, MPI_INT, shape_.comm));
+    for (int r = 0; r < size; ++r)
+      if (sends_here[std::size_t(r)]) sources_.push_back(r);
   }
 
   void start(const void* in, void* out, PlanReport& report) override {
@@ -32,6 +35,8 @@ class EncodedExchange final : public Exchange {
     buffers_.pack(in);
     t = add_seconds(report.pack_seconds, t);
     sends_.clear();
+    received_ = 0;
+    arrived_.assign(sources_.size(), 0);
     for (std::size_t i = 0; i < shape_.send.size(); ++i) {
       const auto& m = shape_.send[i];
       if (m.rank == shape_.rank) continue;
@@ -48,27 +53,29 @@ class EncodedExchange final : public Exchange {
     add_seconds(report.unpack_seconds, t);
   }
 
+  bool test(void* out, PlanReport& report) override {
+    double t = MPI_Wtime();
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (arrived_[i]) continue;
+      int found = 0;
+      MPI_Status status;
+      DISTARRAY_MPI_CHECK(MPI_Iprobe(sources_[i], shape_.header_tag, shape_.comm, &found, &status));
+      if (found) t = receive(i, status, out, report, t);
+    }
+    int sent = 0;
+    if (received_ == sources_.size())
+      DISTARRAY_MPI_CHECK(MPI_Testall(int(sends_.size()), sends_.data(), &sent, MPI_STATUSES_IGNORE));
+    add_seconds(report.exchange_seconds, t);
+    return sent != 0;
+  }
+
   void wait(void* out, PlanReport& report) override {
     double t = MPI_Wtime();
-    for (int k = 0; k < expected_; ++k) {
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      if (arrived_[i]) continue;
       MPI_Status status;
-      DISTARRAY_MPI_CHECK(MPI_Probe(MPI_ANY_SOURCE, shape_.header_tag, shape_.comm, &status));
-      int words = 0;
-      DISTARRAY_MPI_CHECK(MPI_Get_count(&status, MPI_INT64_T, &words));
-      header_.resize(std::size_t(words));
-      const int source = status.MPI_SOURCE;
-      DISTARRAY_MPI_CHECK(MPI_Recv(header_.data(), words, MPI_INT64_T, source, shape_.header_tag, shape_.comm,
-                                   MPI_STATUS_IGNORE));
-      // The payload's size is the decoded table's: known from the header alone.
-      const index_t elements = buffers_.decode(source, header_, decode_);
-      char* payload = buffers_.scratch_bytes(elements);
-      for (const Chunk& c :
-           split_message(std::size_t(elements) * shape_.element_bytes, shape_.max_message_bytes))
-        DISTARRAY_MPI_CHECK(MPI_Recv(payload + c.offset, c.bytes, MPI_BYTE, source, shape_.payload_tag,
-                                     shape_.comm, MPI_STATUS_IGNORE));
-      t = add_seconds(report.exchange_seconds, t);
-      buffers_.unpack_decoded(source, out, -1);
-      t = add_seconds(report.unpack_seconds, t);
+      DISTARRAY_MPI_CHECK(MPI_Probe(sources_[i], shape_.header_tag, shape_.comm, &status));
+      t = receive(i, status, out, report, t);
     }
     DISTARRAY_MPI_CHECK(MPI_Waitall(int(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE));
     add_seconds(report.exchange_seconds, t);
@@ -77,11 +84,41 @@ class EncodedExchange final : public Exchange {
   std::string name() const override { return "encoded"; }
 
  private:
+  /// Receives the header of sources_[i] that `status` found and its payload
+  /// (posted by the sender together with the header), and unpacks it.
+  /// Returns now.
+  double receive(std::size_t i, const MPI_Status& status, void* out, PlanReport& report, double t) {
+    int words = 0;
+    DISTARRAY_MPI_CHECK(MPI_Get_count(&status, MPI_INT64_T, &words));
+    header_.resize(std::size_t(words));
+    const int source = status.MPI_SOURCE;
+    DISTARRAY_MPI_CHECK(MPI_Recv(header_.data(), words, MPI_INT64_T, source, shape_.header_tag, shape_.comm,
+                                 MPI_STATUS_IGNORE));
+    // The payload's size is the decoded table's: known from the header alone.
+    const index_t elements = buffers_.decode(source, header_, decode_);
+    char* payload = buffers_.scratch_bytes(elements);
+    for (const Chunk& c :
+         split_message(std::size_t(elements) * shape_.element_bytes, shape_.max_message_bytes))
+      DISTARRAY_MPI_CHECK(MPI_Recv(payload + c.offset, c.bytes, MPI_BYTE, source, shape_.payload_tag,
+                                   shape_.comm, MPI_STATUS_IGNORE));
+    arrived_[i] = 1;
+    ++received_;
+    t = add_seconds(report.exchange_seconds, t);
+    buffers_.unpack_decoded(source, out, -1);
+    return add_seconds(report.unpack_seconds, t);
+  }
+
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
   std::vector<std::vector<index_t>> headers_;  // per send message: the receiver's unpacking runs
   Decoder decode_;
-  int expected_ = 0;
+  // The ranks that send to this one, and whose header has arrived in this
+  // execution.  Headers are probed per source, never for any source: a rank
+  // may already send the next execution's header while this one still
+  // waits for others, and MPI keeps one source's messages in order.
+  std::vector<int> sources_;
+  std::vector<char> arrived_;
+  std::size_t received_ = 0;
   std::vector<MPI_Request> sends_;
   std::vector<index_t> header_;
 };

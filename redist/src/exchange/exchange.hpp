@@ -1,7 +1,8 @@
 #pragma once
 // The exchange engines of a step behind one interface: start (pack, post the
-// messages) and wait (complete them, unpack), so that a non-blocking form is
-// the same object.  Compiled once: engines see bytes and messages, and reach
+// messages), test (progress, unpack what arrived) and wait (complete them,
+// unpack): every engine is non-blocking, and a blocking execution is start
+// then wait.  Compiled once: engines see bytes and messages, and reach
 // the typed half only through ExchangeBuffers.
 
 #include <distarray/redist/detail/exchange_buffers.hpp>
@@ -32,12 +33,17 @@ struct StepShape {
   std::vector<CopyTable::Message> send, recv;
 };
 
+/// One execution is start(), then test() until it returns true or wait()
+/// (never both after completion).  Times spent inside them go to the report.
 class Exchange {
  public:
   virtual ~Exchange() = default;
   /// Packs `in` and starts moving the messages (typed sides go straight from
-  /// `in` and into `out`).
+  /// `in` and into `out`); returns without waiting for other ranks.
   virtual void start(const void* in, void* out, PlanReport& report) = 0;
+  /// Progresses without blocking, unpacking what has arrived; true once
+  /// every message is in `out`.
+  virtual bool test(void* out, PlanReport& report) = 0;
   /// Completes the exchange: every message is in `out`.
   virtual void wait(void* out, PlanReport& report) = 0;
   /// The engine as options, reports and the command line name it.

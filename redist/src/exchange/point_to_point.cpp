@@ -1,5 +1,6 @@
 // Thakur's asynchronous method: receives posted first, then the sends; every
-// message unpacked as soon as all of its chunks have arrived.
+// message unpacked as soon as all of its chunks have arrived (in test() as
+// in wait()).
 
 #include "exchange.hpp"
 
@@ -41,6 +42,8 @@ class PointToPointExchange final : public Exchange {
       owner_.resize(requests_.size(), i);
     }
     receives_ = requests_.size();
+    completed_ = 0;
+    indices_.resize(receives_);
     buffers_.pack(in);
     t = add_seconds(report.pack_seconds, t);
     for (const auto& m : shape_.send)
@@ -51,16 +54,27 @@ class PointToPointExchange final : public Exchange {
     add_seconds(report.unpack_seconds, t);
   }
 
+  bool test(void* out, PlanReport& report) override {
+    double t = MPI_Wtime();
+    for (int count = 1; completed_ < receives_ && count > 0;) {
+      DISTARRAY_MPI_CHECK(
+          MPI_Testsome(int(receives_), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE));
+      for (int k = 0; k < count; ++k) t = complete(std::size_t(indices_[std::size_t(k)]), out, report, t);
+    }
+    int sent = 0;
+    if (completed_ == receives_)
+      DISTARRAY_MPI_CHECK(MPI_Testall(int(requests_.size() - receives_), requests_.data() + receives_, &sent,
+                                      MPI_STATUSES_IGNORE));
+    add_seconds(report.exchange_seconds, t);
+    return sent != 0;
+  }
+
   void wait(void* out, PlanReport& report) override {
     double t = MPI_Wtime();
-    for (std::size_t done = 0; done < receives_; ++done) {
+    while (completed_ < receives_) {
       int index = MPI_UNDEFINED;
       DISTARRAY_MPI_CHECK(MPI_Waitany(int(receives_), requests_.data(), &index, MPI_STATUS_IGNORE));
-      const std::size_t message = owner_[std::size_t(index)];
-      if (--outstanding_[message] > 0) continue;
-      t = add_seconds(report.exchange_seconds, t);
-      buffers_.unpack_message(message, out);
-      t = add_seconds(report.unpack_seconds, t);
+      t = complete(std::size_t(index), out, report, t);
     }
     DISTARRAY_MPI_CHECK(
         MPI_Waitall(int(requests_.size() - receives_), requests_.data() + receives_, MPI_STATUSES_IGNORE));
@@ -70,12 +84,24 @@ class PointToPointExchange final : public Exchange {
   std::string name() const override { return "p2p"; }
 
  private:
+  /// Receive request `index` has completed; its message is unpacked once
+  /// all of its chunks have.  Returns now.
+  double complete(std::size_t index, void* out, PlanReport& report, double t) {
+    ++completed_;
+    const std::size_t message = owner_[index];
+    if (--outstanding_[message] > 0) return t;
+    t = add_seconds(report.exchange_seconds, t);
+    buffers_.unpack_message(message, out);
+    return add_seconds(report.unpack_seconds, t);
+  }
+
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
   std::vector<MPI_Request> requests_;  // receives first, then sends
   std::vector<std::size_t> owner_;     // receive request -> receive message
   std::vector<int> outstanding_;       // receive message -> chunks not yet arrived
-  std::size_t receives_ = 0;
+  std::vector<int> indices_;           // MPI_Testsome's completed receive requests
+  std::size_t receives_ = 0, completed_ = 0;
 };
 
 }  // namespace

@@ -56,9 +56,27 @@ Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
 Step::~Step() = default;
 
 void Step::execute(const void* in, void* out, PlanReport& report) {
+  start(in, out, report);
+  wait(out, report);
+}
+
+void Step::start(const void* in, void* out, PlanReport& report) {
   buffers_->pack_launches = buffers_->unpack_launches = 0;
   exchange_->start(in, out, report);
+}
+
+bool Step::test(void* out, PlanReport& report) {
+  if (!exchange_->test(out, report)) return false;
+  count_launches(report);
+  return true;
+}
+
+void Step::wait(void* out, PlanReport& report) {
   exchange_->wait(out, report);
+  count_launches(report);
+}
+
+void Step::count_launches(PlanReport& report) const {
   report.pack_launches += buffers_->pack_launches;
   report.unpack_launches += buffers_->unpack_launches;
 }

@@ -4,6 +4,7 @@
 //
 //   distarray::Plan<double, 2> plan(from, to, MPI_COMM_WORLD);   // collective
 //   plan.execute(a, b);                                           // collective, repeatable
+//   auto request = plan.start(a, b); ... request.wait();         // non-blocking (request.hpp)
 //
 // SourceOrder and DestOrder are the storage orders of the two arrays' local
 // blocks (Kokkos::LayoutRight or LayoutLeft); a column-major destination of
@@ -19,9 +20,11 @@
 #endif
 
 #include <distarray/core/dist_array.hpp>
+#include <distarray/redist/detail/flight.hpp>
 #include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/plan_logic.hpp>
 #include <distarray/redist/plan_report.hpp>
+#include <distarray/redist/request.hpp>
 
 #include <memory>
 #include <set>
@@ -57,27 +60,40 @@ class Plan {
     }
     logic_.release_tables();  // the steps' packers hold them now
     describe();
+    std::vector<detail::Step*> step_pointers;
+    std::vector<void*> stage_pointers;
+    for (const auto& step : steps_) step_pointers.push_back(step.get());
+    for (const auto& stage : stages_) stage_pointers.push_back(stage.data());
+    flight_ = std::make_shared<detail::Flight>(
+        std::move(step_pointers), std::move(stage_pointers), report_, [this] {
+          ++report_.executions;
+          if (naming_engines_)
+            report_.exchange = engine_names();  // the automatic engine settles after a few executions
+        });
   }
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+  /// An execution in flight is completed first.
+  ~Plan() { flight_->abandon(); }
 
-  /// Moves `in` (layout from()) into `out` (layout to()).  Collective.
-  void execute(const source_type& in, destination_type& out) {
+  /// Moves `in` (layout from()) into `out` (layout to()).  Collective:
+  /// start(in, out).wait().
+  void execute(const source_type& in, destination_type& out) { start(in, out).wait(); }
+
+  /// Starts moving `in` into `out` and returns at once; the returned request
+  /// completes it (request.hpp: until then `in` must not be written nor `out`
+  /// read).  Collective; UsageError while an execution of this plan is in flight.
+  Request start(const source_type& in, destination_type& out) {
+    if (flight_->in_flight())
+      throw UsageError(
+          "Plan::start: this plan's previous execution is in flight; wait() for its request first");
     logic_.check_arrays(in.layout(), in.comm(), out.layout(), out.comm());
-    const T* src = in.local().data();
-    T* dst = out.local().data();
-    if (steps_.empty()) {  // the same mapping: local blocks are identical
-      Kokkos::deep_copy(out.local(), in.local());
-    } else {
-      report_.pack_launches = report_.unpack_launches = 0;
-      bool settled = true;
-      for (std::size_t s = 0; s < steps_.size(); ++s) {
-        T* target = s + 1 == steps_.size() ? dst : stages_[s].data();
-        settled = settled && steps_[s]->settled();
-        steps_[s]->execute(src, target, report_);
-        src = target;
-      }
-      if (!settled) report_.exchange = engine_names();  // the automatic engine settles after a few executions
-    }
-    ++report_.executions;
+    report_.pack_launches = report_.unpack_launches = 0;
+    naming_engines_ = false;
+    for (const auto& step : steps_) naming_engines_ = naming_engines_ || !step->settled();
+    flight_->start(in.local().data(), out.local().data(),
+                   [&] { Kokkos::deep_copy(out.local(), in.local()); });
+    return Request(flight_, flight_->execution());
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
@@ -142,6 +158,8 @@ class Plan {
   PlanLogic<D> logic_;
   std::vector<std::unique_ptr<detail::Step>> steps_;
   std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
+  std::shared_ptr<detail::Flight> flight_;             // the execution in progress (shared with its request)
+  bool naming_engines_ = false;                        // an automatic engine was still measuring at start
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).

@@ -29,17 +29,18 @@ class PeerExchange {
   PeerExchange& operator=(const PeerExchange&) = delete;
   ~PeerExchange();
 
-  /// Packed buffers laid out as the messages say; the message to oneself is
-  /// left to the caller.
-  void alltoallv(const void* send_buffer, void* recv_buffer) const;
+  /// Starts moving packed buffers laid out as the messages say (the message
+  /// to oneself is left to the caller); completes with `request`.
+  void alltoallv(const void* send_buffer, void* recv_buffer, MPI_Request& request) const;
   /// Sets up alltoallw: each side's messages go through its datatypes
   /// straight from / into a local block, or — where the types are null — as
   /// bytes of a packed buffer laid out as the messages say.  The types must
   /// live while alltoallw is used.
   void use_types(const MessageTypes* send_types, const MessageTypes* recv_types);
-  /// Every message, the one to oneself included, as use_types set up; `send`
-  /// and `recv` are the local blocks or the packed buffers.
-  void alltoallw(const void* send, void* recv) const;
+  /// Starts moving every message, the one to oneself included, as use_types
+  /// set up; `send` and `recv` are the local blocks or the packed buffers.
+  /// Completes with `request`.
+  void alltoallw(const void* send, void* recv, MPI_Request& request) const;
   /// True when the exchange runs on a graph of the sharing ranks.
   bool sparse() const { return graph_ != MPI_COMM_NULL; }
 

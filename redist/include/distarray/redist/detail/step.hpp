@@ -37,6 +37,10 @@ class Step {
 
   /// Moves the local block `in` into `out`; adds times and kernel launches to the report.
   void execute(const void* in, void* out, PlanReport& report);
+  /// The same, non-blocking: start, then test() until true or wait().
+  void start(const void* in, void* out, PlanReport& report);
+  bool test(void* out, PlanReport& report);
+  void wait(void* out, PlanReport& report);
   /// The element op of the executions that follow (ExchangeBuffers::set_element_op).
   void set_element_op(const void* scaled_copy);
   /// Adds this step's messages and bytes to the report.
@@ -48,6 +52,8 @@ class Step {
   bool settled() const;
 
  private:
+  void count_launches(PlanReport& report) const;
+
   std::unique_ptr<StepShape> shape_;
   std::unique_ptr<ExchangeBuffers> buffers_;
   std::unique_ptr<Exchange> exchange_;

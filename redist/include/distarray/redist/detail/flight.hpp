@@ -1,0 +1,57 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/flight.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// Flight: a plan's execution in progress.  The steps run in order, each
+// started as soon as the one before it has completed: inside test() without
+// blocking, or inside wait().  A plan owns one Flight and starts every
+// execution on it; Requests (request.hpp) name one execution of it.
+
+#include <distarray/redist/detail/step.hpp>
+#include <distarray/redist/plan_report.hpp>
+
+#include <functional>
+#include <vector>
+
+namespace distarray::detail {
+
+class Flight {
+ public:
+  /// `steps` (owned by the plan) write `stages` in turn, the last step the
+  /// destination; `completed` runs once per execution, when it completes.
+  Flight(std::vector<Step*> steps, std::vector<void*> stages, PlanReport& report,
+         std::function<void()> completed);
+  Flight(const Flight&) = delete;
+  Flight& operator=(const Flight&) = delete;
+
+  /// Starts execution number execution() + 1 from `in` into `out`; `copy`
+  /// does the whole of it when there are no steps (the same mapping).
+  void start(const void* in, void* out, const std::function<void()>& copy);
+  /// Progresses without blocking; true once the execution is complete.
+  bool test() { return advance(false); }
+  /// Completes the execution.
+  void wait() { advance(true); }
+
+  bool in_flight() const { return in_flight_; }
+  /// Executions started so far.
+  long execution() const { return execution_; }
+  /// The plan is going away: completes what is in flight (errors go to
+  /// stderr: a destructor cannot throw), and nothing is started again.
+  void abandon() noexcept;
+
+ private:
+  bool advance(bool block);
+  /// Runs f; if it throws, the execution is no longer in flight.
+  template <class F>
+  void grounded_on_error(F&& f);
+
+  std::vector<Step*> steps_;
+  std::vector<void*> targets_;  // where step s writes: the stages, then the destination
+  PlanReport& report_;
+  std::function<void()> completed_;
+  std::size_t current_ = 0;
+  bool in_flight_ = false;
+  long execution_ = 0;
+};
+
+}  // namespace distarray::detail

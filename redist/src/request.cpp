@@ -1,0 +1,42 @@
+#include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/request.hpp>
+
+#include <cstdio>
+#include <exception>
+
+namespace distarray {
+
+Request::Request(std::shared_ptr<detail::Flight> flight, long execution)
+    : flight_(std::move(flight)), execution_(execution) {}
+
+Request& Request::operator=(Request&& other) {
+  if (this != &other) {
+    wait();
+    flight_ = std::move(other.flight_);
+    execution_ = other.execution_;
+  }
+  return *this;
+}
+
+Request::~Request() {
+  if (!pending()) return;
+  try {
+    flight_->wait();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "distarray: a request was destroyed in flight; completing it failed: %s\n",
+                 e.what());
+  }
+}
+
+bool Request::pending() const {
+  // A later execution of the same plan can only have started after this one completed.
+  return flight_ && flight_->in_flight() && flight_->execution() == execution_;
+}
+
+bool Request::test() { return !pending() || flight_->test(); }
+
+void Request::wait() {
+  if (pending()) flight_->wait();
+}
+
+}  // namespace distarray
