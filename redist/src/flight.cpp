@@ -5,19 +5,15 @@
 
 namespace distarray::detail {
 
-Flight::Flight(std::vector<Step*> steps, std::vector<void*> stages, PlanReport& report,
-               std::function<void()> completed)
-    : steps_(std::move(steps)),
-      targets_(std::move(stages)),
-      report_(report),
-      completed_(std::move(completed)) {
-  targets_.push_back(nullptr);  // the destination, set by start()
-}
+Flight::Flight(std::vector<Step*> steps, PlanReport& report, std::function<void()> completed)
+    : steps_(std::move(steps)), report_(report), completed_(std::move(completed)) {}
 
-void Flight::start(const void* in, void* out, const std::function<void()>& copy) {
+void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
+                   const std::function<void()>& copy) {
   ++execution_;
   current_ = 0;
-  targets_.back() = out;
+  in_ = std::move(in);
+  targets_ = std::move(targets);
   in_flight_ = true;
   if (steps_.empty()) {
     copy();
@@ -25,7 +21,15 @@ void Flight::start(const void* in, void* out, const std::function<void()>& copy)
     completed_();
     return;
   }
-  grounded_on_error([&] { steps_[0]->start(in, targets_[0], report_); });
+  grounded_on_error([&] { start_step(0); });
+}
+
+void Flight::start_step(std::size_t s) {
+  if (s == 0)
+    from_ = in_;
+  else
+    from_.assign(targets_[s - 1].begin(), targets_[s - 1].end());  // what the step before wrote
+  steps_[s]->start(from_.data(), targets_[s].data(), int(in_.size()), report_);
 }
 
 bool Flight::advance(bool block) {
@@ -34,8 +38,8 @@ bool Flight::advance(bool block) {
     while (in_flight_) {
       Step& step = *steps_[current_];
       if (block)
-        step.wait(targets_[current_], report_);
-      else if (!step.test(targets_[current_], report_)) {
+        step.wait(report_);
+      else if (!step.test(report_)) {
         complete = false;
         return;
       }
@@ -44,7 +48,7 @@ bool Flight::advance(bool block) {
         completed_();
         return;
       }
-      steps_[current_]->start(targets_[current_ - 1], targets_[current_], report_);
+      start_step(current_);
     }
   });
   return complete;

@@ -1,8 +1,9 @@
 // The collective engines: packed buffers through MPI_I(neighbor_)alltoallv,
 // or derived datatypes through MPI_I(neighbor_)alltoallw (PeerExchange picks
-// the neighbour form when the sharing ranks are a sparse graph).  Both are
-// non-blocking collectives: start posts, test and wait complete one request
-// and then unpack.
+// the neighbour form when the sharing ranks are a sparse graph), and the
+// batched form of either, k arrays through one MPI_I(neighbor_)alltoallw.
+// All are non-blocking collectives: start posts, test and wait complete one
+// request and then unpack.
 
 #include "exchange.hpp"
 
@@ -118,7 +119,42 @@ class DatatypeExchange final : public CollectiveExchange {
   std::optional<MessageTypes> send_types_, recv_types_;  // the sides moved in place
 };
 
+// k arrays at once: `in` and `out` are arrays of k local blocks; each array
+// packed into its copy of the send buffer, then one collective whose
+// datatype per message takes all k copies.
+class BatchedExchange final : public CollectiveExchange {
+ public:
+  BatchedExchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers, int k)
+      : buffers_(buffers), peers_(std::move(peers)), k_(k) {}
+
+  void start(const void* in, void*, PlanReport& report) override {
+    double t = MPI_Wtime();
+    buffers_.pack_batch(static_cast<const void* const*>(in), k_);
+    t = add_seconds(report.pack_seconds, t);
+    peers_->batched_alltoallw(k_, buffers_.batch_stride(true), buffers_.batch_stride(false),
+                              buffers_.batch_bytes(true), buffers_.batch_bytes(false), request_);
+    add_seconds(report.exchange_seconds, t);
+  }
+  std::string name() const override { return "batched alltoallw"; }
+
+ private:
+  void unpack(void* out, PlanReport& report) override {
+    const double t = MPI_Wtime();
+    buffers_.unpack_batch(static_cast<void* const*>(out), k_);
+    add_seconds(report.unpack_seconds, t);
+  }
+
+  ExchangeBuffers& buffers_;
+  std::shared_ptr<PeerExchange> peers_;
+  int k_;
+};
+
 }  // namespace
+
+std::unique_ptr<Exchange> make_batched_exchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers,
+                                                int k) {
+  return std::make_unique<BatchedExchange>(buffers, std::move(peers), k);
+}
 
 std::unique_ptr<Exchange> make_alltoallv_exchange(const StepShape&, ExchangeBuffers& buffers,
                                                   std::shared_ptr<const PeerExchange> peers) {

@@ -60,6 +60,11 @@ std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, Exchang
                                                  std::shared_ptr<PeerExchange> peers,
                                                  std::optional<MessageTypes> send_types,
                                                  std::optional<MessageTypes> recv_types);
+/// k arrays at once, whatever the step's engine: `in` and `out` of start,
+/// test and wait are arrays of k local blocks (const void* const*, void*
+/// const*); one message per peer holds the k pieces (a vector datatype).
+std::unique_ptr<Exchange> make_batched_exchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers,
+                                                int k);
 /// Non-blocking sends and receives in chunks; each message unpacked as it arrives.
 std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers);
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.

@@ -48,7 +48,8 @@ Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
            Encoding encoding, EngineMemo memo)
     : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
                                                    options.max_message_bytes, send.messages, recv.messages})),
-      buffers_(std::move(buffers)) {
+      buffers_(std::move(buffers)),
+      batches_(choice.engine != ExchangeEngine::encoded) {
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &shape_->rank));
   exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoding), std::move(memo));
 }
@@ -56,24 +57,36 @@ Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
 Step::~Step() = default;
 
 void Step::execute(const void* in, void* out, PlanReport& report) {
-  start(in, out, report);
-  wait(out, report);
+  start(&in, &out, 1, report);
+  wait(report);
 }
 
-void Step::start(const void* in, void* out, PlanReport& report) {
+void Step::start(const void* const* in, void* const* out, int k, PlanReport& report) {
   buffers_->pack_launches = buffers_->unpack_launches = 0;
-  exchange_->start(in, out, report);
+  active_ = k == 1 ? exchange_.get() : &batched(k);
+  out_ = k == 1 ? out[0] : const_cast<void**>(out);
+  active_->start(k == 1 ? in[0] : static_cast<const void*>(in), out_, report);
 }
 
-bool Step::test(void* out, PlanReport& report) {
-  if (!exchange_->test(out, report)) return false;
+bool Step::test(PlanReport& report) {
+  if (!active_->test(out_, report)) return false;
   count_launches(report);
   return true;
 }
 
-void Step::wait(void* out, PlanReport& report) {
-  exchange_->wait(out, report);
+void Step::wait(PlanReport& report) {
+  active_->wait(out_, report);
   count_launches(report);
+}
+
+Exchange& Step::batched(int k) {
+  if (!peers_)  // collective: every rank starts the same batched execution
+    peers_ = std::make_shared<PeerExchange>(shape_->comm, shape_->send, shape_->recv, shape_->element_bytes);
+  if (k != batched_k_) {
+    batched_ = make_batched_exchange(*buffers_, peers_, k);
+    batched_k_ = k;
+  }
+  return *batched_;
 }
 
 void Step::count_launches(PlanReport& report) const {

@@ -5,6 +5,7 @@
 //   distarray::Plan<double, 2> plan(from, to, MPI_COMM_WORLD);   // collective
 //   plan.execute(a, b);                                           // collective, repeatable
 //   auto request = plan.start(a, b); ... request.wait();         // non-blocking (request.hpp)
+//   plan.execute(std::span(sources), std::span(destinations));  // k arrays, one exchange per step
 //
 // SourceOrder and DestOrder are the storage orders of the two arrays' local
 // blocks (Kokkos::LayoutRight or LayoutLeft); a column-major destination of
@@ -26,8 +27,10 @@
 #include <distarray/redist/plan_report.hpp>
 #include <distarray/redist/request.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,20 +59,18 @@ class Plan {
       steps_.push_back(detail::make_step<T, MemorySpace>(steps[s].comm, steps[s].tag, steps[s].send,
                                                          steps[s].recv, options, steps[s].encoding,
                                                          {logic_.wisdom(), steps[s].engine_key}));
-      if (s + 1 < steps.size()) stages_.push_back(stage(steps[s]));  // the last step writes the destination
+      if (s + 1 < steps.size())
+        stages_.push_back(stage(steps[s], 1));  // the last step writes the destination
     }
     logic_.release_tables();  // the steps' packers hold them now
     describe();
     std::vector<detail::Step*> step_pointers;
-    std::vector<void*> stage_pointers;
     for (const auto& step : steps_) step_pointers.push_back(step.get());
-    for (const auto& stage : stages_) stage_pointers.push_back(stage.data());
-    flight_ = std::make_shared<detail::Flight>(
-        std::move(step_pointers), std::move(stage_pointers), report_, [this] {
-          ++report_.executions;
-          if (naming_engines_)
-            report_.exchange = engine_names();  // the automatic engine settles after a few executions
-        });
+    flight_ = std::make_shared<detail::Flight>(std::move(step_pointers), report_, [this] {
+      ++report_.executions;
+      if (naming_engines_)
+        report_.exchange = engine_names();  // the automatic engine settles after a few executions
+    });
   }
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
@@ -79,20 +80,51 @@ class Plan {
   /// Moves `in` (layout from()) into `out` (layout to()).  Collective:
   /// start(in, out).wait().
   void execute(const source_type& in, destination_type& out) { start(in, out).wait(); }
+  /// Moves in[j] into out[j] for k arrays in one exchange per step.
+  void execute(std::span<const source_type> in, std::span<destination_type> out) { start(in, out).wait(); }
 
   /// Starts moving `in` into `out` and returns at once; the returned request
   /// completes it (request.hpp: until then `in` must not be written nor `out`
   /// read).  Collective; UsageError while an execution of this plan is in flight.
-  Request start(const source_type& in, destination_type& out) {
+  Request start(const source_type& in, destination_type& out) { return start({&in, 1}, {&out, 1}); }
+  /// The same for k arrays of the plan's layouts, moved together: one
+  /// exchange per step, one message per peer holding all k pieces (the
+  /// first such execution of a step builds its peer graph; intermediate
+  /// blocks grow to k).  UsageError when the counts differ, and for k > 1
+  /// on the encoded engine.
+  Request start(std::span<const source_type> in, std::span<destination_type> out) {
     if (flight_->in_flight())
       throw UsageError(
           "Plan::start: this plan's previous execution is in flight; wait() for its request first");
-    logic_.check_arrays(in.layout(), in.comm(), out.layout(), out.comm());
+    if (in.size() != out.size())
+      throw UsageError("Plan::start: " + std::to_string(in.size()) + " source arrays but " +
+                       std::to_string(out.size()) + " destination arrays");
+    if (in.empty()) return Request();
+    for (const auto& step : steps_)
+      if (in.size() > 1 && !step->batches())
+        throw UsageError(
+            "Plan::start: the encoded engine cannot move several arrays at once (its receivers have no "
+            "receive table to place k pieces by); build the plan with another exchange engine");
+    std::vector<const void*> sources;
+    std::vector<std::vector<void*>> targets(std::max<std::size_t>(steps_.size(), 1));
+    for (std::size_t j = 0; j < in.size(); ++j) {
+      logic_.check_arrays(in[j].layout(), in[j].comm(), out[j].layout(), out[j].comm());
+      sources.push_back(in[j].local().data());
+      targets.back().push_back(out[j].local().data());
+    }
+    for (std::size_t s = 0; s < stages_.size(); ++s) {
+      const index_t elements = logic_.steps()[s].output_elements;
+      if (index_t(stages_[s].size()) < elements * index_t(in.size()))
+        stages_[s] = stage(logic_.steps()[s], in.size());
+      for (std::size_t j = 0; j < in.size(); ++j)
+        targets[s].push_back(stages_[s].data() + elements * index_t(j));
+    }
     report_.pack_launches = report_.unpack_launches = 0;
     naming_engines_ = false;
     for (const auto& step : steps_) naming_engines_ = naming_engines_ || !step->settled();
-    flight_->start(in.local().data(), out.local().data(),
-                   [&] { Kokkos::deep_copy(out.local(), in.local()); });
+    flight_->start(std::move(sources), std::move(targets), [&] {
+      for (std::size_t j = 0; j < in.size(); ++j) Kokkos::deep_copy(out[j].local(), in[j].local());
+    });
     return Request(flight_, flight_->execution());
   }
 
@@ -121,12 +153,13 @@ class Plan {
     return r;
   }
 
-  /// The intermediate block a step writes (agreed: no rank alone fails to allocate).
-  Kokkos::View<T*, MemorySpace> stage(const StepLogic& step) const {
+  /// The intermediate blocks of k arrays a step writes (agreed: no rank
+  /// alone fails to allocate).
+  Kokkos::View<T*, MemorySpace> stage(const StepLogic& step, std::size_t k) const {
     return detail::agreed(step.comm, [&] {
-      checked_bytes(step.output_elements, sizeof(T));
-      return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::stage",
-                                                              Index<1>{step.output_elements});
+      const index_t elements = step.output_elements * index_t(k);
+      checked_bytes(elements, sizeof(T));
+      return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::stage", Index<1>{elements});
     });
   }
 

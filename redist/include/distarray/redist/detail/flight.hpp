@@ -17,16 +17,17 @@ namespace distarray::detail {
 
 class Flight {
  public:
-  /// `steps` (owned by the plan) write `stages` in turn, the last step the
-  /// destination; `completed` runs once per execution, when it completes.
-  Flight(std::vector<Step*> steps, std::vector<void*> stages, PlanReport& report,
-         std::function<void()> completed);
+  /// `steps` (owned by the plan) run in turn; `completed` runs once per
+  /// execution, when it completes.
+  Flight(std::vector<Step*> steps, PlanReport& report, std::function<void()> completed);
   Flight(const Flight&) = delete;
   Flight& operator=(const Flight&) = delete;
 
-  /// Starts execution number execution() + 1 from `in` into `out`; `copy`
-  /// does the whole of it when there are no steps (the same mapping).
-  void start(const void* in, void* out, const std::function<void()>& copy);
+  /// Starts execution number execution() + 1 of k = in.size() arrays:
+  /// targets[s] holds the k blocks step s writes (the last: the
+  /// destinations).  `copy` does the whole of it when there are no steps.
+  void start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
+             const std::function<void()>& copy);
   /// Progresses without blocking; true once the execution is complete.
   bool test() { return advance(false); }
   /// Completes the execution.
@@ -44,11 +45,13 @@ class Flight {
   /// Runs f; if it throws, the execution is no longer in flight.
   template <class F>
   void grounded_on_error(F&& f);
+  void start_step(std::size_t s);
 
   std::vector<Step*> steps_;
-  std::vector<void*> targets_;  // where step s writes: the stages, then the destination
   PlanReport& report_;
   std::function<void()> completed_;
+  std::vector<const void*> in_, from_;       // the sources; what the current step reads
+  std::vector<std::vector<void*>> targets_;  // where step s writes: k stage blocks, then the destinations
   std::size_t current_ = 0;
   bool in_flight_ = false;
   long execution_ = 0;

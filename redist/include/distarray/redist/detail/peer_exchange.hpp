@@ -41,6 +41,12 @@ class PeerExchange {
   /// set up; `send` and `recv` are the local blocks or the packed buffers.
   /// Completes with `request`.
   void alltoallw(const void* send, void* recv, MPI_Request& request) const;
+  /// Starts moving k packed copies of every message, the one to oneself
+  /// included, one message per peer holding all k: copy j of a side is its
+  /// packed buffer at j * stride bytes (a vector datatype per message).
+  /// Completes with `request`.
+  void batched_alltoallw(int k, std::size_t send_stride, std::size_t recv_stride, const void* send,
+                         void* recv, MPI_Request& request);
   /// True when the exchange runs on a graph of the sharing ranks.
   bool sparse() const { return graph_ != MPI_COMM_NULL; }
 
@@ -57,6 +63,13 @@ class PeerExchange {
     std::vector<MPI_Datatype> type;
   };
   WArrays wsend_, wrecv_;
+  WArrays batch_send_, batch_recv_;        // batched_alltoallw's, for batch_key_
+  std::vector<MPI_Datatype> batch_types_;  // owned
+  std::vector<std::size_t> batch_key_;     // k and the strides the batch arrays are for
+
+  void start_alltoallw(const WArrays& send, const WArrays& recv, const void* send_buffer, void* recv_buffer,
+                       MPI_Request& request) const;
+  void free_batch_types();
 };
 
 }  // namespace distarray::detail

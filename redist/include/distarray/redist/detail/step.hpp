@@ -22,6 +22,7 @@
 namespace distarray::detail {
 
 class Exchange;
+class PeerExchange;
 struct StepShape;
 
 class Step {
@@ -37,14 +38,20 @@ class Step {
 
   /// Moves the local block `in` into `out`; adds times and kernel launches to the report.
   void execute(const void* in, void* out, PlanReport& report);
-  /// The same, non-blocking: start, then test() until true or wait().
-  void start(const void* in, void* out, PlanReport& report);
-  bool test(void* out, PlanReport& report);
-  void wait(void* out, PlanReport& report);
+  /// The same for k blocks at once (in[j] into out[j]; the pointer arrays
+  /// must live until the execution completes), non-blocking: start, then
+  /// test() until true or wait().  One exchange: the step's engine for one
+  /// block, one message per peer holding all k pieces for more.
+  void start(const void* const* in, void* const* out, int k, PlanReport& report);
+  bool test(PlanReport& report);
+  void wait(PlanReport& report);
   /// The element op of the executions that follow (ExchangeBuffers::set_element_op).
   void set_element_op(const void* scaled_copy);
   /// Adds this step's messages and bytes to the report.
   void describe(PlanReport& report) const;
+  /// False when the step cannot move k arrays at once: its receivers have
+  /// no receive table (the encoded engine builds them from headers).
+  bool batches() const { return batches_; }
   /// The ranks of the step's communicator it exchanges with, self excluded.
   std::vector<int> peers() const;
   /// The engine's name ("auto(measuring)" until the automatic choice is made).
@@ -53,10 +60,17 @@ class Step {
 
  private:
   void count_launches(PlanReport& report) const;
+  Exchange& batched(int k);
 
   std::unique_ptr<StepShape> shape_;
   std::unique_ptr<ExchangeBuffers> buffers_;
   std::unique_ptr<Exchange> exchange_;
+  std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built on first use)
+  std::unique_ptr<Exchange> batched_;    // for batched_k_ arrays
+  int batched_k_ = 0;
+  bool batches_ = true;
+  Exchange* active_ = nullptr;  // the exchange of the execution in progress
+  void* out_ = nullptr;         // its destination (an array of k blocks when batched)
 };
 
 /// A step moving elements of T in `Space`, whose buffers reach MPI as

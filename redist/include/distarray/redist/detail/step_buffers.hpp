@@ -31,7 +31,12 @@ class StepBuffers final : public ExchangeBuffers {
   /// and writes host mirrors of the buffers.
   StepBuffers(const CopyTable& send, const CopyTable& recv, int rank, const ExchangeChoice& choice,
               bool staged)
-      : send_(send), recv_(recv), staged_(staged), self_(self_message(send, recv, rank)) {
+      : send_(send),
+        recv_(recv),
+        send_total_(send.total),
+        recv_total_(recv.total),
+        staged_(staged),
+        self_(self_message(send, recv, rank)) {
     checked_bytes(send.total, sizeof(T));
     checked_bytes(recv.total, sizeof(T));
     send_buf_ = buffer("distarray::send_buffer", choice.send_buffer() ? send.total : 0, send_host_);
@@ -73,9 +78,35 @@ class StepBuffers final : public ExchangeBuffers {
     Kokkos::fence();
   }
 
+  void pack_batch(const void* const* in, int k) override {
+    grow(batch_send_, batch_send_host_, "distarray::batch_send", k * send_total_);
+    grow(batch_recv_, batch_recv_host_, "distarray::batch_recv", k * recv_total_);
+    for (int j = 0; j < k; ++j) {
+      T* const local = const_cast<T*>(static_cast<const T*>(in[j]));
+      T* const copy = batch_send_.data() + j * send_total_;
+      pack_launches += with_op([&](auto op) { return send_.copy_all(local, {copy}, true, op); });
+    }
+    Kokkos::fence();  // complete before MPI reads the buffer
+    if (staged_) Kokkos::deep_copy(batch_send_host_, batch_send_);
+  }
+  char* batch_bytes(bool send) override {
+    if (staged_) return bytes(send ? batch_send_host_.data() : batch_recv_host_.data());
+    return bytes(send ? batch_send_.data() : batch_recv_.data());
+  }
+  std::size_t batch_stride(bool send) const override {
+    return std::size_t(send ? send_total_ : recv_total_) * sizeof(T);
+  }
+  void unpack_batch(void* const* out, int k) override {
+    if (staged_) Kokkos::deep_copy(batch_recv_, batch_recv_host_);
+    for (int j = 0; j < k; ++j) {
+      T* const copy = batch_recv_.data() + j * recv_total_;
+      unpack_launches += with_op([&](auto op) { return recv_.copy_all(typed(out[j]), {copy}, false, op); });
+    }
+    Kokkos::fence();
+  }
+
   char* scratch_bytes(index_t elements) override {
-    if (index_t(scratch_.size()) < elements)
-      scratch_ = buffer("distarray::encoded_scratch", elements, scratch_host_);
+    grow(scratch_, scratch_host_, "distarray::encoded_scratch", elements);
     return bytes(staged_ ? scratch_host_.data() : scratch_.data());
   }
   index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) override {
@@ -119,6 +150,11 @@ class StepBuffers final : public ExchangeBuffers {
   static char* bytes(T* p) { return reinterpret_cast<char*>(p); }
   static T* typed(void* p) { return static_cast<T*>(p); }
 
+  /// `b` (and its host mirror) of at least `elements`: reallocated only to grow.
+  void grow(Buffer& b, Mirror& host, const char* label, index_t elements) const {
+    if (index_t(b.size()) < elements) b = buffer(label, elements, host);
+  }
+
   Buffer buffer(const char* label, index_t elements, Mirror& host) const {
     const auto alloc = Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing);
     host = staged_ ? Mirror(Kokkos::view_alloc(std::string(label) + "_host", Kokkos::WithoutInitializing),
@@ -141,13 +177,14 @@ class StepBuffers final : public ExchangeBuffers {
   }
 
   Packer<T, Space> send_, recv_;
+  index_t send_total_, recv_total_;  // elements of one copy of each buffer
   bool staged_;
   std::optional<std::pair<std::size_t, std::size_t>> self_;
   bool scaled_ = false;
   ScaledCopy<T> scaling_;
-  Buffer send_buf_, recv_buf_, scratch_;
-  Mirror send_host_, recv_host_, scratch_host_;                               // staged buffers only
-  std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;  // encoded: per source
+  Buffer send_buf_, recv_buf_, scratch_, batch_send_, batch_recv_;
+  Mirror send_host_, recv_host_, scratch_host_, batch_send_host_, batch_recv_host_;  // staged buffers only
+  std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;         // encoded: per source
 };
 
 }  // namespace distarray::detail
