@@ -1,7 +1,11 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/peer_exchange.hpp>
 
+#include <distarray/core/error.hpp>
+
 #include <algorithm>
+#include <climits>
+#include <string>
 
 namespace distarray::detail {
 
@@ -63,19 +67,43 @@ PeerExchange::PeerExchange(MPI_Comm comm, const std::vector<CopyTable::Message>&
 PeerExchange::~PeerExchange() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized) return;
-  free_batch_types();
-  if (graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
+  if (!finalized && graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
 }
 
 void PeerExchange::alltoallv(const void* send_buffer, void* recv_buffer, MPI_Request& request) const {
+  start_alltoallv(scount_.data(), sdispl_.data(), rcount_.data(), rdispl_.data(), send_buffer, recv_buffer,
+                  request);
+}
+
+void PeerExchange::batched_alltoallv(int k, const void* send_buffer, void* recv_buffer,
+                                     MPI_Request& request) {
+  if (k != batch_k_) {
+    const auto scaled = [k](const std::vector<int>& v, std::vector<int>& out) {
+      out.clear();
+      for (int x : v) {
+        if (long(x) * k > INT_MAX)
+          throw Error("batched exchange: " + std::to_string(k) + " arrays exceed MPI's int byte counts");
+        out.push_back(x * k);
+      }
+    };
+    scaled(scount_, bscount_);
+    scaled(sdispl_, bsdispl_);
+    scaled(rcount_, brcount_);
+    scaled(rdispl_, brdispl_);
+    batch_k_ = k;
+  }
+  start_alltoallv(bscount_.data(), bsdispl_.data(), brcount_.data(), brdispl_.data(), send_buffer,
+                  recv_buffer, request);
+}
+
+void PeerExchange::start_alltoallv(const int* scount, const int* sdispl, const int* rcount, const int* rdispl,
+                                   const void* send_buffer, void* recv_buffer, MPI_Request& request) const {
   if (sparse())
-    DISTARRAY_MPI_CHECK(MPI_Ineighbor_alltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE,
-                                                recv_buffer, rcount_.data(), rdispl_.data(), MPI_BYTE, graph_,
-                                                &request));
+    DISTARRAY_MPI_CHECK(MPI_Ineighbor_alltoallv(send_buffer, scount, sdispl, MPI_BYTE, recv_buffer, rcount,
+                                                rdispl, MPI_BYTE, graph_, &request));
   else
-    DISTARRAY_MPI_CHECK(MPI_Ialltoallv(send_buffer, scount_.data(), sdispl_.data(), MPI_BYTE, recv_buffer,
-                                       rcount_.data(), rdispl_.data(), MPI_BYTE, comm_, &request));
+    DISTARRAY_MPI_CHECK(MPI_Ialltoallv(send_buffer, scount, sdispl, MPI_BYTE, recv_buffer, rcount, rdispl,
+                                       MPI_BYTE, comm_, &request));
 }
 
 void PeerExchange::use_types(const MessageTypes* send_types, const MessageTypes* recv_types) {
@@ -99,54 +127,14 @@ void PeerExchange::use_types(const MessageTypes* send_types, const MessageTypes*
 }
 
 void PeerExchange::alltoallw(const void* send, void* recv, MPI_Request& request) const {
-  start_alltoallw(wsend_, wrecv_, send, recv, request);
-}
-
-void PeerExchange::batched_alltoallw(int k, std::size_t send_stride, std::size_t recv_stride,
-                                     const void* send, void* recv, MPI_Request& request) {
-  const std::vector<std::size_t> key{std::size_t(k), send_stride, recv_stride};
-  if (key != batch_key_) {
-    free_batch_types();
-    const auto arrays = [&](const std::vector<int>& slots, const std::vector<int>& bytes,
-                            const std::vector<int>& offset, std::size_t stride, std::size_t n, WArrays& w) {
-      w.count.assign(n, 0);
-      w.displ.assign(n, 0);
-      w.type.assign(n, MPI_BYTE);
-      for (std::size_t i = 0; i < slots.size(); ++i) {
-        if (bytes[i] == 0) continue;
-        const auto s = std::size_t(slots[i]);
-        MPI_Datatype t;
-        DISTARRAY_MPI_CHECK(MPI_Type_create_hvector(k, bytes[i], MPI_Aint(stride), MPI_BYTE, &t));
-        DISTARRAY_MPI_CHECK(MPI_Type_commit(&t));
-        batch_types_.push_back(t);
-        w.count[s] = 1;
-        w.displ[s] = offset[i];
-        w.type[s] = t;
-      }
-      w.int_displ.assign(w.displ.begin(), w.displ.end());
-    };
-    arrays(send_slot_, send_bytes_, send_offset_, send_stride, scount_.size(), batch_send_);
-    arrays(recv_slot_, recv_bytes_, recv_offset_, recv_stride, rcount_.size(), batch_recv_);
-    batch_key_ = key;
-  }
-  start_alltoallw(batch_send_, batch_recv_, send, recv, request);
-}
-
-void PeerExchange::start_alltoallw(const WArrays& s, const WArrays& r, const void* send, void* recv,
-                                   MPI_Request& request) const {
   if (sparse())
-    DISTARRAY_MPI_CHECK(MPI_Ineighbor_alltoallw(send, s.count.data(), s.displ.data(), s.type.data(), recv,
-                                                r.count.data(), r.displ.data(), r.type.data(), graph_,
-                                                &request));
+    DISTARRAY_MPI_CHECK(MPI_Ineighbor_alltoallw(send, wsend_.count.data(), wsend_.displ.data(),
+                                                wsend_.type.data(), recv, wrecv_.count.data(),
+                                                wrecv_.displ.data(), wrecv_.type.data(), graph_, &request));
   else
-    DISTARRAY_MPI_CHECK(MPI_Ialltoallw(send, s.count.data(), s.int_displ.data(), s.type.data(), recv,
-                                       r.count.data(), r.int_displ.data(), r.type.data(), comm_, &request));
-}
-
-void PeerExchange::free_batch_types() {
-  for (MPI_Datatype& t : batch_types_) MPI_Type_free(&t);
-  batch_types_.clear();
-  batch_key_.clear();
+    DISTARRAY_MPI_CHECK(MPI_Ialltoallw(send, wsend_.count.data(), wsend_.int_displ.data(), wsend_.type.data(),
+                                       recv, wrecv_.count.data(), wrecv_.int_displ.data(), wrecv_.type.data(),
+                                       comm_, &request));
 }
 
 }  // namespace distarray::detail

@@ -1,7 +1,7 @@
 // The collective engines: packed buffers through MPI_I(neighbor_)alltoallv,
 // or derived datatypes through MPI_I(neighbor_)alltoallw (PeerExchange picks
 // the neighbour form when the sharing ranks are a sparse graph), and the
-// batched form of either, k arrays through one MPI_I(neighbor_)alltoallw.
+// batched form, k arrays through one MPI_I(neighbor_)alltoallv.
 // All are non-blocking collectives: start posts, test and wait complete one
 // request and then unpack.
 
@@ -119,9 +119,9 @@ class DatatypeExchange final : public CollectiveExchange {
   std::optional<MessageTypes> send_types_, recv_types_;  // the sides moved in place
 };
 
-// k arrays at once: `in` and `out` are arrays of k local blocks; each array
-// packed into its copy of the send buffer, then one collective whose
-// datatype per message takes all k copies.
+// k arrays at once: `in` and `out` are arrays of k local blocks, packed so
+// that each message holds the k pieces one after another, then one
+// collective of k times the bytes.
 class BatchedExchange final : public CollectiveExchange {
  public:
   BatchedExchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers, int k)
@@ -131,11 +131,10 @@ class BatchedExchange final : public CollectiveExchange {
     double t = MPI_Wtime();
     buffers_.pack_batch(static_cast<const void* const*>(in), k_);
     t = add_seconds(report.pack_seconds, t);
-    peers_->batched_alltoallw(k_, buffers_.batch_stride(true), buffers_.batch_stride(false),
-                              buffers_.batch_bytes(true), buffers_.batch_bytes(false), request_);
+    peers_->batched_alltoallv(k_, buffers_.batch_bytes(true), buffers_.batch_bytes(false), request_);
     add_seconds(report.exchange_seconds, t);
   }
-  std::string name() const override { return "batched alltoallw"; }
+  std::string name() const override { return "batched alltoallv"; }
 
  private:
   void unpack(void* out, PlanReport& report) override {

@@ -62,7 +62,7 @@ std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, Exchang
                                                  std::optional<MessageTypes> recv_types);
 /// k arrays at once, whatever the step's engine: `in` and `out` of start,
 /// test and wait are arrays of k local blocks (const void* const*, void*
-/// const*); one message per peer holds the k pieces (a vector datatype).
+/// const*); one message per peer holds the k pieces one after another.
 std::unique_ptr<Exchange> make_batched_exchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers,
                                                 int k);
 /// Non-blocking sends and receives in chunks; each message unpacked as it arrives.

@@ -45,16 +45,15 @@ class ExchangeBuffers {
   /// The message to oneself, straight from the send buffer, fenced.
   virtual void unpack_self(void* out) = 0;
 
-  /// Batched executions of k arrays: array j packed into copy j of the send
-  /// buffer (the buffers grow to k copies on first use, then stay; MPI reads
-  /// them as batch_bytes says), one launch per array, fenced.
+  /// Batched executions of k arrays: array j packed into a k-fold send
+  /// buffer where message m holds the k arrays' pieces one after another (at
+  /// k times its offset), so that one message per peer carries all k; the
+  /// buffers grow to k on first use, then stay.  One launch per array, fenced.
   virtual void pack_batch(const void* const* in, int k) = 0;
-  /// The k-copy send (`send`) or receive buffer as MPI reads and writes it,
-  /// and the bytes between copies.
+  /// The k-fold send (`send`) or receive buffer as MPI reads and writes it.
   virtual char* batch_bytes(bool send) = 0;
-  virtual std::size_t batch_stride(bool send) const = 0;
-  /// Copy j of the receive buffer (every message, the one to oneself too)
-  /// into out[j]; fenced.
+  /// Every received message into out[j], the one to oneself from the send
+  /// buffer; fenced.
   virtual void unpack_batch(void* const* out, int k) = 0;
 
   /// Encoded messages: a receive buffer of `elements` (it grows to the

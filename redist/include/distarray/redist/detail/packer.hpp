@@ -50,6 +50,26 @@ class Packer {
 
   const std::vector<CopyTable::Message>& messages() const { return messages_; }
 
+  /// This side for array j of a batch of k, in a buffer where each
+  /// message holds the k arrays' pieces one after another (message m at
+  /// k * offset, array j's piece j * count into it): the same runs and
+  /// tiles, rows moved.  Built once per batch size, on the host.
+  Packer batched(index_t k, index_t j) const {
+    Packer p = *this;
+    auto rows = Kokkos::create_mirror(rows_);  // a copy even where rows_ is on the host
+    Kokkos::deep_copy(rows, rows_);
+    for (CopyTable::Message& m : p.messages_) {
+      const index_t shift = (k - 1) * m.offset + j * m.count;
+      for (index_t r = m.rows_begin; r < m.rows_end; ++r) rows(r).buffer_base += shift;
+      m.offset += shift;
+    }
+    p.rows_ = Kokkos::View<CopyRow*, Space>(
+        Kokkos::view_alloc(std::string("distarray::batch_rows"), Kokkos::WithoutInitializing),
+        rows_.extent(0));
+    Kokkos::deep_copy(p.rows_, rows);
+    return p;
+  }
+
   /// Copies messages [first, last) through `op` (element_op.hpp): pack (local
   /// -> buffer) or unpack.  Returns the number of kernel launches (0 for no
   /// element, else 1); not fenced.

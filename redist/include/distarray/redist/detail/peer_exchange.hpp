@@ -41,12 +41,11 @@ class PeerExchange {
   /// set up; `send` and `recv` are the local blocks or the packed buffers.
   /// Completes with `request`.
   void alltoallw(const void* send, void* recv, MPI_Request& request) const;
-  /// Starts moving k packed copies of every message, the one to oneself
-  /// included, one message per peer holding all k: copy j of a side is its
-  /// packed buffer at j * stride bytes (a vector datatype per message).
-  /// Completes with `request`.
-  void batched_alltoallw(int k, std::size_t send_stride, std::size_t recv_stride, const void* send,
-                         void* recv, MPI_Request& request);
+  /// Starts moving packed buffers of k arrays laid out as the messages say
+  /// scaled by k (message m at k times its offset, k times its count): one
+  /// message per peer carries all k.  The message to oneself is left to the
+  /// caller.  Completes with `request`.
+  void batched_alltoallv(int k, const void* send_buffer, void* recv_buffer, MPI_Request& request);
   /// True when the exchange runs on a graph of the sharing ranks.
   bool sparse() const { return graph_ != MPI_COMM_NULL; }
 
@@ -63,13 +62,11 @@ class PeerExchange {
     std::vector<MPI_Datatype> type;
   };
   WArrays wsend_, wrecv_;
-  WArrays batch_send_, batch_recv_;        // batched_alltoallw's, for batch_key_
-  std::vector<MPI_Datatype> batch_types_;  // owned
-  std::vector<std::size_t> batch_key_;     // k and the strides the batch arrays are for
+  int batch_k_ = 0;                                         // the k the arrays below are for
+  std::vector<int> bscount_, bsdispl_, brcount_, brdispl_;  // alltoallv's, scaled by batch_k_
 
-  void start_alltoallw(const WArrays& send, const WArrays& recv, const void* send_buffer, void* recv_buffer,
-                       MPI_Request& request) const;
-  void free_batch_types();
+  void start_alltoallv(const int* scount, const int* sdispl, const int* rcount, const int* rdispl,
+                       const void* send_buffer, void* recv_buffer, MPI_Request& request) const;
 };
 
 }  // namespace distarray::detail

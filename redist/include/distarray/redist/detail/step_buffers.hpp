@@ -18,6 +18,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace distarray::detail {
 
@@ -79,29 +80,34 @@ class StepBuffers final : public ExchangeBuffers {
   }
 
   void pack_batch(const void* const* in, int k) override {
-    grow(batch_send_, batch_send_host_, "distarray::batch_send", k * send_total_);
-    grow(batch_recv_, batch_recv_host_, "distarray::batch_recv", k * recv_total_);
+    batch(k);
     for (int j = 0; j < k; ++j) {
       T* const local = const_cast<T*>(static_cast<const T*>(in[j]));
-      T* const copy = batch_send_.data() + j * send_total_;
-      pack_launches += with_op([&](auto op) { return send_.copy_all(local, {copy}, true, op); });
+      pack_launches += with_op([&](auto op) {
+        return batch_send_[std::size_t(j)].copy_all(local, {batch_send_buf_.data()}, true, op);
+      });
     }
     Kokkos::fence();  // complete before MPI reads the buffer
-    if (staged_) Kokkos::deep_copy(batch_send_host_, batch_send_);
+    if (staged_) Kokkos::deep_copy(batch_send_host_, batch_send_buf_);
   }
   char* batch_bytes(bool send) override {
     if (staged_) return bytes(send ? batch_send_host_.data() : batch_recv_host_.data());
-    return bytes(send ? batch_send_.data() : batch_recv_.data());
-  }
-  std::size_t batch_stride(bool send) const override {
-    return std::size_t(send ? send_total_ : recv_total_) * sizeof(T);
+    return bytes(send ? batch_send_buf_.data() : batch_recv_buf_.data());
   }
   void unpack_batch(void* const* out, int k) override {
-    if (staged_) Kokkos::deep_copy(batch_recv_, batch_recv_host_);
-    for (int j = 0; j < k; ++j) {
-      T* const copy = batch_recv_.data() + j * recv_total_;
-      unpack_launches += with_op([&](auto op) { return recv_.copy_all(typed(out[j]), {copy}, false, op); });
+    if (staged_) Kokkos::deep_copy(batch_recv_buf_, batch_recv_host_);
+    BufferWindow<T> w{batch_recv_buf_.data()};
+    if (self_) {  // the message to oneself, read from the send buffer (equation as in window())
+      const CopyTable::Message& s = send_.messages()[self_->first];
+      const CopyTable::Message& r = recv_.messages()[self_->second];
+      w.alt = batch_send_buf_.data();
+      w.alt_shift = k * (s.offset - r.offset);
+      w.alt_begin = r.rows_begin;
+      w.alt_end = r.rows_end;
     }
+    for (int j = 0; j < k; ++j)
+      unpack_launches +=
+          with_op([&](auto op) { return batch_recv_[std::size_t(j)].copy_all(typed(out[j]), w, false, op); });
     Kokkos::fence();
   }
 
@@ -150,6 +156,21 @@ class StepBuffers final : public ExchangeBuffers {
   static char* bytes(T* p) { return reinterpret_cast<char*>(p); }
   static T* typed(void* p) { return static_cast<T*>(p); }
 
+  /// The packers and buffers of a batch of k arrays (Packer::batched),
+  /// built when k changes; the buffers only grow.
+  void batch(int k) {
+    if (index_t(batch_send_.size()) != k) {
+      batch_send_.clear();
+      batch_recv_.clear();
+      for (index_t j = 0; j < k; ++j) {
+        batch_send_.push_back(send_.batched(k, j));
+        batch_recv_.push_back(recv_.batched(k, j));
+      }
+    }
+    grow(batch_send_buf_, batch_send_host_, "distarray::batch_send", k * send_total_);
+    grow(batch_recv_buf_, batch_recv_host_, "distarray::batch_recv", k * recv_total_);
+  }
+
   /// `b` (and its host mirror) of at least `elements`: reallocated only to grow.
   void grow(Buffer& b, Mirror& host, const char* label, index_t elements) const {
     if (index_t(b.size()) < elements) b = buffer(label, elements, host);
@@ -182,9 +203,10 @@ class StepBuffers final : public ExchangeBuffers {
   std::optional<std::pair<std::size_t, std::size_t>> self_;
   bool scaled_ = false;
   ScaledCopy<T> scaling_;
-  Buffer send_buf_, recv_buf_, scratch_, batch_send_, batch_recv_;
+  Buffer send_buf_, recv_buf_, scratch_, batch_send_buf_, batch_recv_buf_;
   Mirror send_host_, recv_host_, scratch_host_, batch_send_host_, batch_recv_host_;  // staged buffers only
   std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;         // encoded: per source
+  std::vector<Packer<T, Space>> batch_send_, batch_recv_;                            // per array of a batch
 };
 
 }  // namespace distarray::detail
