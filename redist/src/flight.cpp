@@ -8,9 +8,10 @@ namespace distarray::detail {
 Flight::Flight(std::vector<Step*> steps, PlanReport& report, std::function<void()> completed)
     : steps_(std::move(steps)), report_(report), completed_(std::move(completed)) {}
 
-void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
+void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets, const void* exec,
                    const std::function<void()>& copy) {
   ++execution_;
+  exec_ = exec;
   current_ = 0;
   in_ = std::move(in);
   targets_ = std::move(targets);
@@ -29,7 +30,7 @@ void Flight::start_step(std::size_t s) {
     from_ = in_;
   else
     from_.assign(targets_[s - 1].begin(), targets_[s - 1].end());  // what the step before wrote
-  steps_[s]->start(from_.data(), targets_[s].data(), int(in_.size()), report_);
+  steps_[s]->start(from_.data(), targets_[s].data(), int(in_.size()), report_, exec_);
 }
 
 bool Flight::advance(bool block) {

@@ -132,5 +132,23 @@ TEST(Request, DestroyingAPlanInFlightCompletesItsExecution) {
   }
 }
 
+// The packs and unpacks of an execution run on the instance the caller
+// passes (here a copy of the default one; on a GPU, a stream's).
+TEST(Request, RunsOnTheGivenInstance) {
+  using Exec = Plan<double, 2>::execution_space;
+  DistArray<double, 2> a(rows(), MPI_COMM_WORLD), b(scattered(), MPI_COMM_WORLD);
+  testing::fill_pattern(a);
+  for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect}) {
+    PlanOptions o;
+    o.method = m;
+    Plan<double, 2> plan(rows(), scattered(), MPI_COMM_WORLD, o);
+    Kokkos::deep_copy(b.local(), -1.0);
+    const Exec exec;
+    Request request = plan.start(a, b, exec);
+    request.wait();
+    EXPECT_EQ(mismatches(b), 0) << to_string(m);
+  }
+}
+
 }  // namespace
 }  // namespace distarray

@@ -61,8 +61,9 @@ void Step::execute(const void* in, void* out, PlanReport& report) {
   wait(report);
 }
 
-void Step::start(const void* const* in, void* const* out, int k, PlanReport& report) {
+void Step::start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec) {
   buffers_->pack_launches = buffers_->unpack_launches = 0;
+  buffers_->use_instance(exec);
   active_ = k == 1 ? exchange_.get() : &batched(k);
   out_ = k == 1 ? out[0] : const_cast<void**>(out);
   active_->start(k == 1 ? in[0] : static_cast<const void*>(in), out_, report);

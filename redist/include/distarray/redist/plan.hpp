@@ -49,6 +49,7 @@ class Plan {
  public:
   using source_type = DistArray<T, D, MemorySpace, SourceOrder>;
   using destination_type = DistArray<T, D, MemorySpace, DestOrder>;
+  using execution_space = typename MemorySpace::execution_space;
 
   /// Collective over `comm`.  Throws on every rank what choose_strategy
   /// (strategy.hpp) throws, or AllocationError for buffers too large.
@@ -86,13 +87,19 @@ class Plan {
   /// Starts moving `in` into `out` and returns at once; the returned request
   /// completes it (request.hpp: until then `in` must not be written nor `out`
   /// read).  Collective; UsageError while an execution of this plan is in flight.
-  Request start(const source_type& in, destination_type& out) { return start({&in, 1}, {&out, 1}); }
+  /// Packs and unpacks run on `exec` (an instance of the arrays' execution
+  /// space; the caller orders its own work on `in` and `out` with it).
+  Request start(const source_type& in, destination_type& out,
+                const execution_space& exec = execution_space()) {
+    return start({&in, 1}, {&out, 1}, exec);
+  }
   /// The same for k arrays of the plan's layouts, moved together: one
   /// exchange per step, one message per peer holding all k pieces (the
   /// first such execution of a step builds its peer graph; intermediate
   /// blocks grow to k).  UsageError when the counts differ, and for k > 1
   /// on the encoded engine.
-  Request start(std::span<const source_type> in, std::span<destination_type> out) {
+  Request start(std::span<const source_type> in, std::span<destination_type> out,
+                const execution_space& exec = execution_space()) {
     if (flight_->in_flight())
       throw UsageError(
           "Plan::start: this plan's previous execution is in flight; wait() for its request first");
@@ -122,8 +129,10 @@ class Plan {
     report_.pack_launches = report_.unpack_launches = 0;
     naming_engines_ = false;
     for (const auto& step : steps_) naming_engines_ = naming_engines_ || !step->settled();
-    flight_->start(std::move(sources), std::move(targets), [&] {
-      for (std::size_t j = 0; j < in.size(); ++j) Kokkos::deep_copy(out[j].local(), in[j].local());
+    instance_ = exec;
+    flight_->start(std::move(sources), std::move(targets), &instance_, [&] {
+      for (std::size_t j = 0; j < in.size(); ++j) Kokkos::deep_copy(exec, out[j].local(), in[j].local());
+      exec.fence();
     });
     return Request(flight_, flight_->execution());
   }
@@ -193,6 +202,7 @@ class Plan {
   std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
   std::shared_ptr<detail::Flight> flight_;             // the execution in progress (shared with its request)
   bool naming_engines_ = false;                        // an automatic engine was still measuring at start
+  execution_space instance_;                           // the execution in flight packs and unpacks on it
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).

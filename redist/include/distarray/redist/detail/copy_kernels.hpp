@@ -35,11 +35,12 @@ struct BufferWindow {
 /// local) through `op`, one parallel iteration per row.
 template <class Space, class T, class Op>
 void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-               index_t begin, index_t end, T* local, BufferWindow<T> buf, bool pack, Op op) {
+               index_t begin, index_t end, T* local, BufferWindow<T> buf, bool pack, Op op,
+               const typename Space::execution_space& exec) {
   if (begin >= end) return;
   Kokkos::parallel_for(
       pack ? "distarray::pack" : "distarray::unpack",
-      Kokkos::RangePolicy<typename Space::execution_space>(begin, end), KOKKOS_LAMBDA(const index_t i) {
+      Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end), KOKKOS_LAMBDA(const index_t i) {
         const CopyRow row = rows(i);
         T* const row_buffer = buf.at(i, row.buffer_base);  // the window is chosen per row, not per run
         for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
@@ -75,7 +76,7 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
 template <class Space, class T, class Op>
 void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                 const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
-                BufferWindow<T> buf, bool pack, Op op) {
+                BufferWindow<T> buf, bool pack, Op op, const typename Space::execution_space& exec) {
   if (begin >= end) return;
   using Exec = typename Space::execution_space;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<index_t>>;
@@ -83,7 +84,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
   // The tile, one column of padding against shared-memory bank conflicts.
   using Tile = Kokkos::View<T[copy_tile][copy_tile + 1], ScratchSpace, Kokkos::MemoryUnmanaged>;
   using Bases = Kokkos::View<index_t[copy_tile], ScratchSpace, Kokkos::MemoryUnmanaged>;
-  Policy policy(end - begin, Kokkos::AUTO, Kokkos::AUTO);
+  Policy policy(exec, end - begin, Kokkos::AUTO, Kokkos::AUTO);
   policy.set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size() + 2 * Bases::shmem_size()));
   Kokkos::parallel_for(
       pack ? "distarray::pack_tiled" : "distarray::unpack_tiled", policy,
@@ -158,10 +159,10 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
 /// without being read when beta is 0 (B = beta*B of a transform with alpha = 0).
 template <class Space, class T>
 void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-                index_t begin, index_t end, T* local, T beta) {
+                index_t begin, index_t end, T* local, T beta, const typename Space::execution_space& exec) {
   if (begin >= end) return;
   Kokkos::parallel_for(
-      "distarray::scale", Kokkos::RangePolicy<typename Space::execution_space>(begin, end),
+      "distarray::scale", Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end),
       KOKKOS_LAMBDA(const index_t i) {
         const CopyRow row = rows(i);
         for (index_t k = row.runs_begin; k < row.runs_end; ++k) {

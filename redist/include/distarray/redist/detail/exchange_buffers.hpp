@@ -68,6 +68,11 @@ class ExchangeBuffers {
   /// element `send_offset` (else negative); fenced.
   virtual void unpack_decoded(int source, void* out, index_t send_offset) = 0;
 
+  /// The execution-space instance the packs and unpacks that follow run on
+  /// (a pointer to the space's execution_space), or null for the default;
+  /// each is fenced on it before MPI sees its buffers.
+  virtual void use_instance(const void* exec) = 0;
+
   /// The element op of the packs and unpacks that follow: a ScaledCopy<T>
   /// of the step's element type (element_op.hpp), or null for a plain copy.
   /// Engines that move a side in place (datatypes) copy plainly there.

@@ -31,6 +31,8 @@ Kokkos::View<Item*, Space> to_space(const char* label, const std::vector<Item>& 
 template <class T, class Space>
 class Packer {
  public:
+  using execution_space = typename Space::execution_space;
+
   Packer() = default;
   explicit Packer(const CopyTable& table)
       : messages_(table.messages),
@@ -71,28 +73,30 @@ class Packer {
   }
 
   /// Copies messages [first, last) through `op` (element_op.hpp): pack (local
-  /// -> buffer) or unpack.  Returns the number of kernel launches (0 for no
-  /// element, else 1); not fenced.
+  /// -> buffer) or unpack, on the instance `exec`.  Returns the number of
+  /// kernel launches (0 for no element, else 1); not fenced.
   template <class Op = PlainCopy<T>>
-  int copy(std::size_t first, std::size_t last, T* local, BufferWindow<T> buf, bool pack, Op op = {}) const {
+  int copy(std::size_t first, std::size_t last, T* local, BufferWindow<T> buf, bool pack, Op op = {},
+           const execution_space& exec = execution_space()) const {
     if (first >= last) return 0;
     const index_t begin = messages_[first].rows_begin, end = messages_[last - 1].rows_end;
     if (begin >= end) return 0;
     if (tiled_)
-      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack, op);
+      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack, op, exec);
     else
-      copy_runs(rows_, runs_, begin, end, local, buf, pack, op);
+      copy_runs(rows_, runs_, begin, end, local, buf, pack, op, exec);
     return 1;
   }
   template <class Op = PlainCopy<T>>
-  int copy_all(T* local, BufferWindow<T> buf, bool pack, Op op = {}) const {
-    return copy(0, messages_.size(), local, buf, pack, op);
+  int copy_all(T* local, BufferWindow<T> buf, bool pack, Op op = {},
+               const execution_space& exec = execution_space()) const {
+    return copy(0, messages_.size(), local, buf, pack, op, exec);
   }
   /// Every local element of the table becomes beta times itself (0 for beta
   /// = 0, unread); one launch, not fenced.
-  void scale_all(T* local, T beta) const {
+  void scale_all(T* local, T beta, const execution_space& exec = execution_space()) const {
     if (!messages_.empty())
-      scale_runs(rows_, runs_, messages_.front().rows_begin, messages_.back().rows_end, local, beta);
+      scale_runs(rows_, runs_, messages_.front().rows_begin, messages_.back().rows_end, local, beta, exec);
   }
 
  private:

@@ -42,7 +42,9 @@ class Step {
   /// must live until the execution completes), non-blocking: start, then
   /// test() until true or wait().  One exchange: the step's engine for one
   /// block, one message per peer holding all k pieces for more.
-  void start(const void* const* in, void* const* out, int k, PlanReport& report);
+  /// `exec`: the execution-space instance to pack and unpack on (a pointer
+  /// to the space's execution_space, living until completion), or null.
+  void start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec = nullptr);
   bool test(PlanReport& report);
   void wait(PlanReport& report);
   /// The element op of the executions that follow (ExchangeBuffers::set_element_op).

@@ -25,6 +25,7 @@ namespace distarray::detail {
 template <class T, class Space>
 class StepBuffers final : public ExchangeBuffers {
   using Buffer = Kokkos::View<T*, Space>;
+  using execution_space = typename Space::execution_space;
   using Mirror = typename Buffer::HostMirror;
 
  public:
@@ -46,8 +47,9 @@ class StepBuffers final : public ExchangeBuffers {
 
   void pack(const void* in) override {
     T* const local = const_cast<T*>(static_cast<const T*>(in));
-    pack_launches += with_op([&](auto op) { return send_.copy_all(local, {send_buf_.data()}, true, op); });
-    Kokkos::fence();  // complete before MPI reads the buffer
+    pack_launches +=
+        with_op([&](auto op) { return send_.copy_all(local, {send_buf_.data()}, true, op, exec_); });
+    exec_.fence();  // complete before MPI reads the buffer
     if (staged_) Kokkos::deep_copy(send_host_, send_buf_);
   }
   char* send_bytes() override { return bytes(staged_ ? send_host_.data() : send_buf_.data()); }
@@ -57,9 +59,9 @@ class StepBuffers final : public ExchangeBuffers {
     if (staged_) Kokkos::deep_copy(recv_buf_, recv_host_);
     const auto all = std::pair(std::size_t(0), recv_.messages().size());
     unpack_launches += with_op([&](auto op) {
-      return recv_.copy(all.first, all.second, typed(out), window(self_from_send), false, op);
+      return recv_.copy(all.first, all.second, typed(out), window(self_from_send), false, op, exec_);
     });
-    Kokkos::fence();
+    exec_.fence();
   }
   void unpack_message(std::size_t i, void* out) override {
     const CopyTable::Message& m = recv_.messages()[i];
@@ -67,16 +69,16 @@ class StepBuffers final : public ExchangeBuffers {
       const auto part = std::pair(m.offset, m.offset + m.count);
       Kokkos::deep_copy(Kokkos::subview(recv_buf_, part), Kokkos::subview(recv_host_, part));
     }
-    unpack_launches +=
-        with_op([&](auto op) { return recv_.copy(i, i + 1, typed(out), {recv_buf_.data()}, false, op); });
-    Kokkos::fence();
+    unpack_launches += with_op(
+        [&](auto op) { return recv_.copy(i, i + 1, typed(out), {recv_buf_.data()}, false, op, exec_); });
+    exec_.fence();
   }
   void unpack_self(void* out) override {
     if (!self_) return;
     unpack_launches += with_op([&](auto op) {
-      return recv_.copy(self_->second, self_->second + 1, typed(out), window(true), false, op);
+      return recv_.copy(self_->second, self_->second + 1, typed(out), window(true), false, op, exec_);
     });
-    Kokkos::fence();
+    exec_.fence();
   }
 
   void pack_batch(const void* const* in, int k) override {
@@ -84,10 +86,10 @@ class StepBuffers final : public ExchangeBuffers {
     for (int j = 0; j < k; ++j) {
       T* const local = const_cast<T*>(static_cast<const T*>(in[j]));
       pack_launches += with_op([&](auto op) {
-        return batch_send_[std::size_t(j)].copy_all(local, {batch_send_buf_.data()}, true, op);
+        return batch_send_[std::size_t(j)].copy_all(local, {batch_send_buf_.data()}, true, op, exec_);
       });
     }
-    Kokkos::fence();  // complete before MPI reads the buffer
+    exec_.fence();  // complete before MPI reads the buffer
     if (staged_) Kokkos::deep_copy(batch_send_host_, batch_send_buf_);
   }
   char* batch_bytes(bool send) override {
@@ -106,9 +108,9 @@ class StepBuffers final : public ExchangeBuffers {
       w.alt_end = r.rows_end;
     }
     for (int j = 0; j < k; ++j)
-      unpack_launches +=
-          with_op([&](auto op) { return batch_recv_[std::size_t(j)].copy_all(typed(out[j]), w, false, op); });
-    Kokkos::fence();
+      unpack_launches += with_op(
+          [&](auto op) { return batch_recv_[std::size_t(j)].copy_all(typed(out[j]), w, false, op, exec_); });
+    exec_.fence();
   }
 
   char* scratch_bytes(index_t elements) override {
@@ -130,8 +132,12 @@ class StepBuffers final : public ExchangeBuffers {
       const auto part = std::pair(index_t(0), decode_count(table));
       Kokkos::deep_copy(Kokkos::subview(scratch_, part), Kokkos::subview(scratch_host_, part));
     }
-    unpack_launches += with_op([&](auto op) { return table.copy_all(typed(out), {from}, false, op); });
-    Kokkos::fence();
+    unpack_launches += with_op([&](auto op) { return table.copy_all(typed(out), {from}, false, op, exec_); });
+    exec_.fence();
+  }
+
+  void use_instance(const void* exec) override {
+    exec_ = exec ? *static_cast<const execution_space*>(exec) : execution_space();
   }
 
   void set_element_op(const void* scaled_copy) override {
@@ -203,6 +209,7 @@ class StepBuffers final : public ExchangeBuffers {
   std::optional<std::pair<std::size_t, std::size_t>> self_;
   bool scaled_ = false;
   ScaledCopy<T> scaling_;
+  execution_space exec_;  // where packs and unpacks run (use_instance)
   Buffer send_buf_, recv_buf_, scratch_, batch_send_buf_, batch_recv_buf_;
   Mirror send_host_, recv_host_, scratch_host_, batch_send_host_, batch_recv_host_;  // staged buffers only
   std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;         // encoded: per source
