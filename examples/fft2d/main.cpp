@@ -1,11 +1,14 @@
 // 2-D complex FFT from 1-D FFTW transforms: FFT along the local rows of
-// (block,*), one transpose to (*,block) with a distarray plan, FFT along the
-// local columns.  The result (distributed by columns, natural order) is
-// compared with serial FFTW on the gathered array, and the whole transform is
-// timed against FFTW-MPI's own 2-D transform (FFTW_MEASURE, TRANSPOSED_OUT so
-// that neither transposes back) in the same run.
+// (block,*), a transpose to (*,block) with distarray plans, FFT along the
+// local columns.  Pipelined: the rows are split into --chunks bands, each its
+// own (block,*) array and plan into its band of the column array (a wrapped
+// view of it), so that the row FFTs of band j+1 run while band j is in flight
+// (Plan::start / Request::wait).  The result (distributed by columns, natural
+// order) is compared with serial FFTW, and the whole transform is timed
+// against FFTW-MPI's own 2-D transform (FFTW_MEASURE, TRANSPOSED_OUT so that
+// neither transposes back) in the same run.
 //
-//   mpiexec -n 4 fft2d [--n 1024] [--reps 10]
+//   mpiexec -n 4 fft2d [--n 1024] [--chunks 2] [--reps 10]
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
@@ -18,6 +21,7 @@
 #include <complex>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,51 +40,76 @@ cplx input(index_t i, index_t j, index_t n) {
   return {std::sin(6.28318530717958 * x) + r, std::cos(12.5663706143592 * y) - 0.5 * r};
 }
 
-/// The distributed transform: rows, transpose, columns.
+/// The distributed transform: rows and transpose band by band, overlapped,
+/// then the columns.
 class Fft2d {
  public:
-  Fft2d(index_t n, int p)
-      : rows_(distarray::Layout<2>::parse("block,* on " + std::to_string(p) + "x1", {n, n}), MPI_COMM_WORLD),
-        cols_(distarray::Layout<2>::parse("*,block on 1x" + std::to_string(p), {n, n}), MPI_COMM_WORLD),
-        transpose_(rows_.layout(), cols_.layout(), MPI_COMM_WORLD) {
+  Fft2d(index_t n, int p, int chunks)
+      : cols_(distarray::Layout<2>::parse("*,block on 1x" + std::to_string(p), {n, n}), MPI_COMM_WORLD) {
     const int len = int(n);
-    const int nrows = int(rows_.local_extents()[0]), ncols = int(cols_.local_extents()[1]);
-    // Along rows: nrows transforms of n contiguous elements, in place.
-    row_plan_ =
-        fftw_plan_many_dft(1, &len, nrows, as_fftw(rows_.local().data()), nullptr, 1, len,
-                           as_fftw(rows_.local().data()), nullptr, 1, len, FFTW_FORWARD, FFTW_MEASURE);
+    const index_t ncols = cols_.local_extents()[1];
+    for (int j = 0; j < chunks; ++j) {
+      const index_t first = n * j / chunks, rows = n * (j + 1) / chunks - first;
+      first_row_.push_back(first);
+      const auto from = distarray::Layout<2>::parse("block,* on " + std::to_string(p) + "x1", {rows, n});
+      const auto to = distarray::Layout<2>::parse("*,block on 1x" + std::to_string(p), {rows, n});
+      bands_.emplace_back(from, MPI_COMM_WORLD);
+      // Band j of the columns: rows [first, first + rows) of the row-major local block.
+      targets_.push_back(Array::wrap(to, MPI_COMM_WORLD, cols_.local().data() + first * ncols));
+      transposes_.push_back(std::make_unique<Plan>(from, to, MPI_COMM_WORLD));
+      // Along rows: the band's local rows, n contiguous elements each, in place.
+      cplx* band = bands_.back().local().data();
+      row_plans_.push_back(fftw_plan_many_dft(1, &len, int(bands_.back().local_extents()[0]), as_fftw(band),
+                                              nullptr, 1, len, as_fftw(band), nullptr, 1, len, FFTW_FORWARD,
+                                              FFTW_MEASURE));
+    }
     // Along columns: ncols transforms of n elements ncols apart, in place.
     col_plan_ =
-        fftw_plan_many_dft(1, &len, ncols, as_fftw(cols_.local().data()), nullptr, ncols, 1,
-                           as_fftw(cols_.local().data()), nullptr, ncols, 1, FFTW_FORWARD, FFTW_MEASURE);
+        fftw_plan_many_dft(1, &len, int(ncols), as_fftw(cols_.local().data()), nullptr, int(ncols), 1,
+                           as_fftw(cols_.local().data()), nullptr, int(ncols), 1, FFTW_FORWARD, FFTW_MEASURE);
   }
   ~Fft2d() {
-    fftw_destroy_plan(row_plan_);
+    for (fftw_plan plan : row_plans_) fftw_destroy_plan(plan);
     fftw_destroy_plan(col_plan_);
   }
 
-  Array& input() { return rows_; }
+  /// The input, band by band: f(i, j) at global row i, column j.
+  template <class F>
+  void fill(F&& f) {
+    for (std::size_t b = 0; b < bands_.size(); ++b)
+      bands_[b].fill([&](const distarray::Index<2>& g) { return f(first_row_[b] + g[0], g[1]); });
+  }
   const Array& output() const { return cols_; }
-  const distarray::PlanReport& transpose_report() const { return transpose_.report(); }
 
   void execute() {
-    if (rows_.local_size() > 0) fftw_execute(row_plan_);
-    transpose_.execute(rows_, cols_);
+    distarray::Request in_flight;  // one band on its way at a time
+    for (std::size_t b = 0; b < bands_.size(); ++b) {
+      if (bands_[b].local_size() > 0) fftw_execute(row_plans_[b]);  // while band b - 1 travels
+      in_flight.wait();
+      in_flight = transposes_[b]->start(bands_[b], targets_[b]);
+    }
+    in_flight.wait();
     if (cols_.local_size() > 0) fftw_execute(col_plan_);
   }
 
  private:
-  Array rows_, cols_;
-  distarray::Plan<cplx, 2, Kokkos::HostSpace> transpose_;
-  fftw_plan row_plan_, col_plan_;
+  using Plan = distarray::Plan<cplx, 2, Kokkos::HostSpace>;
+  Array cols_;
+  std::vector<index_t> first_row_;
+  std::vector<Array> bands_, targets_;
+  std::vector<std::unique_ptr<Plan>> transposes_;
+  std::vector<fftw_plan> row_plans_;
+  fftw_plan col_plan_;
 };
 
 int run(int argc, char** argv) {
   index_t n = 1024;
-  int reps = 10;
+  int reps = 10, chunks = 2;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--n"))
       n = std::stol(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--chunks"))
+      chunks = std::stoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps"))
       reps = std::stoi(argv[i + 1]);
     else
@@ -90,18 +119,18 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
 
-  // Correctness: one transform against serial FFTW of the gathered input.
-  Fft2d fft(n, p);
-  const auto fill = [&](Array& a) {
-    a.fill([n](const distarray::Index<2>& g) { return input(g[0], g[1], n); });
-  };
-  fill(fft.input());
-  const std::vector<cplx> in = fft.input().gather(0);
+  if (chunks < 1 || chunks > n) throw distarray::UsageError("--chunks must be between 1 and --n");
+  // Correctness: one transform against serial FFTW of the same input.
+  Fft2d fft(n, p, chunks);
+  const auto fill = [&] { fft.fill([n](index_t i, index_t j) { return input(i, j, n); }); };
+  fill();
   fft.execute();
   const std::vector<cplx> out = fft.output().gather(0);
   int ok = 1;
   if (me == 0) {
-    std::vector<cplx> serial(in);
+    std::vector<cplx> serial(std::size_t(n * n));
+    for (index_t i = 0; i < n; ++i)
+      for (index_t j = 0; j < n; ++j) serial[std::size_t(i * n + j)] = input(i, j, n);
     fftw_plan plan = fftw_plan_dft_2d(int(n), int(n), as_fftw(serial.data()), as_fftw(serial.data()),
                                       FFTW_FORWARD, FFTW_ESTIMATE);
     fftw_execute(plan);
@@ -113,17 +142,17 @@ int run(int argc, char** argv) {
     }
     const double rel = diff / norm;
     ok = rel <= 1e-12;
-    std::printf("2-D FFT %ldx%ld on %d ranks: max relative difference from serial FFTW %.2e (%s)\n", long(n),
-                long(n), p, rel, ok ? "ok" : "TOO LARGE");
+    std::printf("2-D FFT %ldx%ld on %d ranks, %d bands: max relative difference from serial FFTW %.2e (%s)\n",
+                long(n), long(n), p, chunks, rel, ok ? "ok" : "TOO LARGE");
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
   // Timing: distarray's transpose between FFTW row and column transforms...
   const double ours = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
-    fill(fft.input());
+    fill();
     fft.execute();
   });
-  const double filling = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { fill(fft.input()); });
+  const double filling = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, fill);
   // ... against FFTW-MPI's 2-D transform on its own (block) distribution.
   ptrdiff_t local_n0 = 0, local_0_start = 0;
   const ptrdiff_t alloc = fftw_mpi_local_size_2d(n, n, MPI_COMM_WORLD, &local_n0, &local_0_start);
