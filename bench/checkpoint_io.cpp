@@ -8,6 +8,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
+#include <driver_main.hpp>
 #include <median_timing.hpp>
 
 #include <algorithm>
@@ -122,12 +123,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const distarray::Error& e) {
-    std::fprintf(stderr, "bench_checkpoint_io: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return distarray::driver_main("bench_checkpoint_io", argc, argv, run); }

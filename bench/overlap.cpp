@@ -20,6 +20,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <driver_main.hpp>
 #include <median_timing.hpp>
 
 #include <cstdio>
@@ -208,12 +209,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_overlap: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return distarray::driver_main("bench_overlap", argc, argv, run); }

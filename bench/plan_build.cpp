@@ -15,6 +15,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <driver_main.hpp>
 #include <median_timing.hpp>
 
 #include <complex>
@@ -114,12 +115,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_plan_build: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return distarray::driver_main("bench_plan_build", argc, argv, run); }

@@ -8,6 +8,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <driver_main.hpp>
 #include <median_timing.hpp>
 
 #include <algorithm>
@@ -186,12 +187,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const distarray::Error& e) {
-    std::fprintf(stderr, "bench_strategy_choice: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return distarray::driver_main("bench_strategy_choice", argc, argv, run); }

@@ -10,6 +10,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
+#include <driver_main.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -129,12 +130,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "checkpoint_restart: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return distarray::driver_main("checkpoint_restart", argc, argv, run); }
