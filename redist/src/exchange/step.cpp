@@ -4,6 +4,8 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/step.hpp>
 
+#include <string>
+
 #include "exchange.hpp"
 
 namespace distarray::detail {
@@ -64,7 +66,9 @@ void Step::execute(const void* in, void* out, PlanReport& report) {
 void Step::start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec) {
   buffers_->pack_launches = buffers_->unpack_launches = 0;
   buffers_->use_instance(exec);
-  active_ = k == 1 ? exchange_.get() : &batched(k);
+  if (k > 1 && k != batched_k_)
+    throw Error("Step::start: a batch of " + std::to_string(k) + " is not prepared");
+  active_ = k == 1 ? exchange_.get() : batched_.get();
   out_ = k == 1 ? out[0] : const_cast<void**>(out);
   active_->start(k == 1 ? in[0] : static_cast<const void*>(in), out_, report);
 }
@@ -80,14 +84,13 @@ void Step::wait(PlanReport& report) {
   count_launches(report);
 }
 
-Exchange& Step::batched(int k) {
-  if (!peers_)  // collective: every rank starts the same batched execution
+void Step::prepare_batch(int k) {
+  if (k == batched_k_) return;  // every rank saw the same batches: no collective needed
+  agreed(shape_->comm, [&] { buffers_->prepare_batch(k); });
+  if (!peers_)
     peers_ = std::make_shared<PeerExchange>(shape_->comm, shape_->send, shape_->recv, shape_->element_bytes);
-  if (k != batched_k_) {
-    batched_ = make_batched_exchange(*buffers_, peers_, k);
-    batched_k_ = k;
-  }
-  return *batched_;
+  batched_ = make_batched_exchange(*buffers_, peers_, k);
+  batched_k_ = k;
 }
 
 void Step::count_launches(PlanReport& report) const {

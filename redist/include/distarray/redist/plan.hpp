@@ -126,6 +126,8 @@ class Plan {
       for (std::size_t j = 0; j < in.size(); ++j)
         targets[s].push_back(stages_[s].data() + elements * index_t(j));
     }
+    if (in.size() > 1)
+      for (const auto& step : steps_) step->prepare_batch(int(in.size()));  // collective: here, not in test()
     report_.pack_launches = report_.unpack_launches = 0;
     naming_engines_ = false;
     for (const auto& step : steps_) naming_engines_ = naming_engines_ || !step->settled();

@@ -45,10 +45,12 @@ class ExchangeBuffers {
   /// The message to oneself, straight from the send buffer, fenced.
   virtual void unpack_self(void* out) = 0;
 
-  /// Batched executions of k arrays: array j packed into a k-fold send
-  /// buffer where message m holds the k arrays' pieces one after another (at
-  /// k times its offset), so that one message per peer carries all k; the
-  /// buffers grow to k on first use, then stay.  One launch per array, fenced.
+  /// Batched executions of k arrays: the packers and k-fold buffers for
+  /// them (the buffers only grow).  Allocates: call it agreed.
+  virtual void prepare_batch(int k) = 0;
+  /// Array j packed into the k-fold send buffer, where message m holds the
+  /// k arrays' pieces one after another (at k times its offset), so that
+  /// one message per peer carries all k.  One launch per array, fenced.
   virtual void pack_batch(const void* const* in, int k) = 0;
   /// The k-fold send (`send`) or receive buffer as MPI reads and writes it.
   virtual char* batch_bytes(bool send) = 0;

@@ -45,6 +45,9 @@ class Step {
   /// `exec`: the execution-space instance to pack and unpack on (a pointer
   /// to the space's execution_space, living until completion), or null.
   void start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec = nullptr);
+  /// Before a batched start of k > 1 arrays: builds what it needs (the
+  /// buffers, the peer graph).  Collective over the step's communicator.
+  void prepare_batch(int k);
   bool test(PlanReport& report);
   void wait(PlanReport& report);
   /// The element op of the executions that follow (ExchangeBuffers::set_element_op).
@@ -62,12 +65,11 @@ class Step {
 
  private:
   void count_launches(PlanReport& report) const;
-  Exchange& batched(int k);
 
   std::unique_ptr<StepShape> shape_;
   std::unique_ptr<ExchangeBuffers> buffers_;
   std::unique_ptr<Exchange> exchange_;
-  std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built on first use)
+  std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)
   std::unique_ptr<Exchange> batched_;    // for batched_k_ arrays
   int batched_k_ = 0;
   bool batches_ = true;

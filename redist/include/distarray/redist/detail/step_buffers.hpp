@@ -81,8 +81,19 @@ class StepBuffers final : public ExchangeBuffers {
     exec_.fence();
   }
 
+  void prepare_batch(int k) override {
+    if (index_t(batch_send_.size()) != k) {
+      batch_send_.clear();
+      batch_recv_.clear();
+      for (index_t j = 0; j < k; ++j) {
+        batch_send_.push_back(send_.batched(k, j));
+        batch_recv_.push_back(recv_.batched(k, j));
+      }
+    }
+    grow(batch_send_buf_, batch_send_host_, "distarray::batch_send", k * send_total_);
+    grow(batch_recv_buf_, batch_recv_host_, "distarray::batch_recv", k * recv_total_);
+  }
   void pack_batch(const void* const* in, int k) override {
-    batch(k);
     for (int j = 0; j < k; ++j) {
       T* const local = const_cast<T*>(static_cast<const T*>(in[j]));
       pack_launches += with_op([&](auto op) {
@@ -161,21 +172,6 @@ class StepBuffers final : public ExchangeBuffers {
   }
   static char* bytes(T* p) { return reinterpret_cast<char*>(p); }
   static T* typed(void* p) { return static_cast<T*>(p); }
-
-  /// The packers and buffers of a batch of k arrays (Packer::batched),
-  /// built when k changes; the buffers only grow.
-  void batch(int k) {
-    if (index_t(batch_send_.size()) != k) {
-      batch_send_.clear();
-      batch_recv_.clear();
-      for (index_t j = 0; j < k; ++j) {
-        batch_send_.push_back(send_.batched(k, j));
-        batch_recv_.push_back(recv_.batched(k, j));
-      }
-    }
-    grow(batch_send_buf_, batch_send_host_, "distarray::batch_send", k * send_total_);
-    grow(batch_recv_buf_, batch_recv_host_, "distarray::batch_recv", k * recv_total_);
-  }
 
   /// `b` (and its host mirror) of at least `elements`: reallocated only to grow.
   void grow(Buffer& b, Mirror& host, const char* label, index_t elements) const {
