@@ -64,7 +64,9 @@ std::vector<Pair> pairs() {
           {"block,* on " + p + "x1", "cyclic(3),cyclic on " + p + "x1", {23, 7}},  // one grid: indirect
           {"block,block on 1x" + p, "cyclic(2),cyclic on " + p + "x1", {17, 10}},  // grid shapes change
           {"cyclic,* on 1x1", "block,cyclic(4) on " + p + "x1", {11, 9}},          // ranks that own nothing
-          {"block,* on " + p + "x1", "*,block on 1x" + p, {3, 2}}};                // N < P
+          {"block,* on " + p + "x1", "*,block on 1x" + p, {3, 2}},                 // N < P
+          // N < P on one grid (indirect applies), most ranks own nothing
+          {"block,* on " + p + "x1", "cyclic,cyclic on " + p + "x1", {2, 5}}};
 }
 
 TEST(Batched, EveryMethodAndEngineAgainstTheOracle) {

@@ -119,13 +119,14 @@ class Plan {
       sources.push_back(in[j].local().data());
       targets.back().push_back(out[j].local().data());
     }
+    const bool grow = in.size() > stage_arrays_;  // the same on every rank: stage() is collective
     for (std::size_t s = 0; s < stages_.size(); ++s) {
       const index_t elements = logic_.steps()[s].output_elements;
-      if (index_t(stages_[s].size()) < elements * index_t(in.size()))
-        stages_[s] = stage(logic_.steps()[s], in.size());
+      if (grow) stages_[s] = stage(logic_.steps()[s], in.size());
       for (std::size_t j = 0; j < in.size(); ++j)
         targets[s].push_back(stages_[s].data() + elements * index_t(j));
     }
+    stage_arrays_ = std::max(stage_arrays_, in.size());
     if (in.size() > 1)
       for (const auto& step : steps_) step->prepare_batch(int(in.size()));  // collective: here, not in test()
     report_.pack_launches = report_.unpack_launches = 0;
@@ -205,6 +206,7 @@ class Plan {
   std::shared_ptr<detail::Flight> flight_;             // the execution in progress (shared with its request)
   bool naming_engines_ = false;                        // an automatic engine was still measuring at start
   execution_space instance_;                           // the execution in flight packs and unpacks on it
+  std::size_t stage_arrays_ = 1;                       // arrays the intermediate blocks hold
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).
