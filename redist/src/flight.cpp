@@ -65,14 +65,18 @@ void Flight::grounded_on_error(F&& f) {
   }
 }
 
-void Flight::abandon() noexcept {
+void Flight::complete_quietly(const char* who) noexcept {
   try {
     wait();
   } catch (const std::exception& e) {
     in_flight_ = false;
-    std::fprintf(stderr, "distarray: a plan was destroyed while executing; completing it failed: %s\n",
+    std::fprintf(stderr, "distarray: %s was destroyed while executing; completing it failed: %s\n", who,
                  e.what());
   }
+}
+
+void Flight::abandon() noexcept {
+  complete_quietly("a plan");
   steps_.clear();
 }
 

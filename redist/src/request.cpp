@@ -1,9 +1,6 @@
 #include <distarray/redist/detail/flight.hpp>
 #include <distarray/redist/request.hpp>
 
-#include <cstdio>
-#include <exception>
-
 namespace distarray {
 
 Request::Request(std::shared_ptr<detail::Flight> flight, long execution)
@@ -19,13 +16,7 @@ Request& Request::operator=(Request&& other) {
 }
 
 Request::~Request() {
-  if (!pending()) return;
-  try {
-    flight_->wait();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "distarray: a request was destroyed in flight; completing it failed: %s\n",
-                 e.what());
-  }
+  if (pending()) flight_->complete_quietly("a request");
 }
 
 bool Request::pending() const {

@@ -38,8 +38,12 @@ class Flight {
   bool in_flight() const { return in_flight_; }
   /// Executions started so far.
   long execution() const { return execution_; }
-  /// The plan is going away: completes what is in flight (errors go to
-  /// stderr: a destructor cannot throw), and nothing is started again.
+  /// For destructors, which cannot throw: completes what is in flight, an
+  /// error going to stderr as "distarray: `who` was destroyed while
+  /// executing; ...".
+  void complete_quietly(const char* who) noexcept;
+  /// The plan is going away: completes what is in flight
+  /// (complete_quietly), and nothing is started again.
   void abandon() noexcept;
 
  private:
