@@ -38,8 +38,6 @@ void CheckpointWriter::commit() {
   temporary_.commit(comm_);
 }
 
-std::string CheckpointWriter::library_version() { return DISTARRAY_VERSION; }
-
 namespace detail {
 
 std::string shape_text(const std::vector<index_t>& shape) {
@@ -49,7 +47,8 @@ std::string shape_text(const std::vector<index_t>& shape) {
 }
 
 DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& name) {
-  DatasetMeta meta{file.shape_of(dataset, name), file.type_of(dataset, name), {}, 0, std::nullopt};
+  DatasetMeta meta{file.shape_of(dataset, name), file.type_of(dataset, name), {}, {}, 0, std::nullopt,
+                   file.filters_of(dataset)};
   const std::string where = "dataset '" + name + "': ";
   std::string claimed;
   if (file.get_attribute(dataset, "distarray_element_type", claimed) && claimed != meta.element_type)
@@ -57,6 +56,7 @@ DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& na
                           meta.element_type + " but its distarray_element_type attribute says '" +
                           utf8_prefix(claimed, 64) + "'");
   file.get_attribute(dataset, "distarray_layout", meta.saved_layout);
+  file.get_attribute(dataset, "distarray_storage_order", meta.storage_order);
   file.get_attribute(dataset, "distarray_format_version", meta.format_version);
   if (meta.format_version > checkpoint_format_version)
     throw CheckpointError("checkpoint '" + file.path() + "', " + where + "was written in format version " +
@@ -65,6 +65,18 @@ DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& na
   std::uint64_t checksum = 0;
   if (file.get_attribute(dataset, "distarray_checksum", checksum)) meta.checksum = checksum;
   return meta;
+}
+
+void set_array_attributes(const Hdf5File& file, hid_t ds, const std::string& layout, const std::string& grid,
+                          StorageOrder order, const std::string& type, std::uint64_t checksum) {
+  file.set_attribute(ds, "distarray_layout", layout);
+  file.set_attribute(ds, "distarray_grid", grid);
+  file.set_attribute(ds, "distarray_storage_order",
+                     std::string(order == StorageOrder::row_major ? "row-major" : "column-major"));
+  file.set_attribute(ds, "distarray_element_type", type);
+  file.set_attribute(ds, "distarray_format_version", checkpoint_format_version);
+  file.set_attribute(ds, "distarray_library_version", std::string(DISTARRAY_VERSION));
+  file.set_attribute(ds, "distarray_checksum", checksum);
 }
 
 void warn_unverified(const std::string& path, const std::string& name, MPI_Comm comm) {
@@ -83,7 +95,7 @@ DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MP
   const auto file = detail::Hdf5File::open(path, comm);
   const auto ds = file.open_dataset(name);
   const detail::DatasetMeta meta = detail::read_meta(file, ds.get(), name);
-  return {meta.shape, meta.element_type, meta.saved_layout};
+  return {meta.shape, meta.element_type, meta.saved_layout, meta.storage_order, meta.compression};
 }
 
 }  // namespace distarray

@@ -5,6 +5,8 @@
 #include <distarray/core/error.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
 
+#include <variant>
+
 namespace distarray::detail {
 
 void Hdf5File::set_attribute(hid_t object, const std::string& key, const std::string& value) const {
@@ -60,6 +62,64 @@ bool Hdf5File::get_attribute(hid_t object, const std::string& key, std::uint64_t
   const H5Id a = open_single_attribute(object, key, H5T_INTEGER, "an integer");
   if (H5Aread(a.get(), H5T_NATIVE_UINT64, &value) < 0) fail("cannot read attribute '" + key + "'");
   return true;
+}
+
+}  // namespace distarray::detail
+
+namespace distarray::detail {
+
+void Hdf5File::set_attribute(hid_t object, const std::string& key, const AttributeValue& value) const {
+  if (const auto* text = std::get_if<std::string>(&value)) return set_attribute(object, key, *text);
+  const bool real = std::holds_alternative<double>(value);
+  const hid_t type = real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+  const void* data =
+      real ? static_cast<const void*>(&std::get<double>(value)) : &std::get<std::int64_t>(value);
+  const H5Id space(H5Screate(H5S_SCALAR), H5Sclose);
+  const H5Id a(H5Acreate2(object, key.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  agree(a.get() < 0 || H5Awrite(a.get(), type, data) < 0, "cannot write attribute '" + key + "'");
+}
+
+Attributes Hdf5File::user_attributes(hid_t object) const {
+  std::vector<std::string> keys;
+  const auto add = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+    static_cast<std::vector<std::string>*>(out)->push_back(name);
+    return 0;
+  };
+  // In the order written where the object tracks it (steps do), else by name.
+  if (H5Aiterate2(object, H5_INDEX_CRT_ORDER, H5_ITER_INC, nullptr, add, &keys) < 0) {
+    keys.clear();
+    if (H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, add, &keys) < 0)
+      fail("cannot list the attributes of an object");
+  }
+  Attributes out;
+  for (const std::string& key : keys) {
+    if (key.rfind("distarray_", 0) == 0) continue;
+    const H5Id a(H5Aopen(object, key.c_str(), H5P_DEFAULT), H5Aclose);
+    const H5Id space(H5Aget_space(a.get()), H5Sclose);
+    const H5Id t(H5Aget_type(a.get()), H5Tclose);
+    if (H5Sget_simple_extent_npoints(space.get()) != 1) continue;  // arrays are not step attributes
+    switch (H5Tget_class(t.get())) {
+      case H5T_STRING: {
+        std::string text;
+        get_attribute(object, key, text);
+        out.emplace_back(key, text);
+        break;
+      }
+      case H5T_INTEGER: {
+        std::int64_t v = 0;
+        if (H5Aread(a.get(), H5T_NATIVE_INT64, &v) >= 0) out.emplace_back(key, v);
+        break;
+      }
+      case H5T_FLOAT: {
+        double v = 0;
+        if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) >= 0) out.emplace_back(key, v);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
 }
 
 }  // namespace distarray::detail

@@ -90,7 +90,7 @@ Descriptor::~Descriptor() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm) {
+Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm, bool writable) {
   silence_hdf5();
   require_regular_file(path, comm);
   Hdf5File f;
@@ -102,18 +102,19 @@ Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm) {
   // descriptor of the file, a short /proc/self/fd/N path.
   std::string name = path;
   if (std::filesystem::path(path).filename().string().size() > 128) {
-    f.long_name_ = Descriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    f.long_name_ = Descriptor(::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
     f.agree(f.long_name_.get() < 0, std::string("cannot open it: ") + std::strerror(errno));
     name = "/proc/self/fd/" + std::to_string(f.long_name_.get());
   }
   const H5Id fapl = access_list(comm);
-  f.file_ = H5Id(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  f.file_ = H5Id(H5Fopen(name.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   f.agree(f.file_.get() < 0, "cannot be opened as HDF5 (not an HDF5 file, or truncated or damaged)");
   return f;
 }
 
 H5Id Hdf5File::create_dataset(const std::string& name, const std::vector<index_t>& shape,
-                              const std::string& type) {
+                              const std::string& type, const std::vector<std::uint64_t>& chunk,
+                              int level) const {
   const std::string path = dataset_path(name);
   const H5Id mtype = memory_type(type);
   std::vector<hsize_t> dims(shape.begin(), shape.end());
@@ -123,6 +124,7 @@ H5Id Hdf5File::create_dataset(const std::string& name, const std::vector<index_t
   // Every element is written by the save: fill values would be a wasted pass.
   const H5Id dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
+  if (!chunk.empty()) set_compression(dcpl.get(), chunk, level);
   H5Id ds(
       H5Dcreate2(file_.get(), path.c_str(), mtype.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
       H5Dclose);
@@ -132,14 +134,7 @@ H5Id Hdf5File::create_dataset(const std::string& name, const std::vector<index_t
 
 H5Id Hdf5File::open_dataset(const std::string& name) const {
   const std::string path = dataset_path(name);
-  // Check each link of the path, so that a missing group is not an HDF5 error.
-  std::string prefix;
-  for (std::size_t from = 0; from <= path.size();) {
-    const std::size_t slash = std::min(path.find('/', from), path.size());
-    prefix += (prefix.empty() ? "" : "/") + path.substr(from, slash - from);
-    if (H5Lexists(file_.get(), prefix.c_str(), H5P_DEFAULT) <= 0) fail("no dataset '" + name + "'");
-    from = slash + 1;
-  }
+  if (!exists(name)) fail("no dataset '" + name + "'");
   H5Id ds(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose);
   if (ds.get() < 0) fail("'" + name + "' is not a dataset");
   const H5Id dcpl(H5Dget_create_plist(ds.get()), H5Pclose);
@@ -206,6 +201,10 @@ void Hdf5File::read(hid_t dataset, const std::string& name, const std::string& t
   H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE);
   agree(H5Dread(dataset, mtype.get(), mem_space.get(), file_space.get(), dxpl.get(), data) < 0,
         "reading dataset '" + name + "' failed (truncated or damaged file?)");
+}
+
+void Hdf5File::flush() const {
+  agree(H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0, "flushing the file failed");
 }
 
 void Hdf5File::close() {

@@ -119,11 +119,18 @@ void TemporaryFile::check_unchanged(MPI_Comm comm) const {
 }
 
 void TemporaryFile::reserve(std::uint64_t offset, std::uint64_t bytes, MPI_Comm comm) const {
+  reserve_space(fd_, offset, bytes, target_, comm);
+}
+
+void reserve_space(int fd, std::uint64_t offset, std::uint64_t bytes, const std::string& path,
+                   MPI_Comm comm) {
   int error = 0;
-  if (fd_ >= 0 && bytes > 0 && ::fallocate(fd_, 0, off_t(offset), off_t(bytes)) != 0 && errno != EOPNOTSUPP &&
+  if (fd >= 0 && bytes > 0 && ::fallocate(fd, 0, off_t(offset), off_t(bytes)) != 0 && errno != EOPNOTSUPP &&
       errno != ENOSYS)
     error = errno;
-  agree(comm, error, "cannot reserve " + std::to_string(bytes) + " bytes for the data");
+  detail::agree<CheckpointError>(comm, error != 0,
+                                 "checkpoint '" + path + "': cannot reserve " + std::to_string(bytes) +
+                                     " bytes for the data: " + std::strerror(error));
 }
 
 void TemporaryFile::sync(MPI_Comm comm) const {

@@ -1,5 +1,6 @@
 // distarray save / restore: the test pattern into an HDF5 checkpoint and back,
-// on any layout and rank count (ARCHITECTURE Sec. 6, 7).
+// on any layout and rank count (ARCHITECTURE Sec. 6, 7): one dataset
+// (--dataset) or an array of a series step (--array, --step).
 
 #include "args.hpp"
 #include "commands.hpp"
@@ -52,45 +53,102 @@ void print_io(const std::string& what, const std::string& layout, const std::str
                 double(bytes) / (1 << 20), slowest, slowest > 0 ? double(bytes) / slowest / 1e9 : 0.0);
 }
 
+/// --array names a series array, --dataset a plain dataset; not both.
+bool series_mode(const Args& args) {
+  if (args.has("array") && args.has("dataset"))
+    throw UsageError("give --array (a series) or --dataset, not both");
+  if (args.has("step") && !args.has("array")) throw UsageError("--step needs --array");
+  return args.has("array");
+}
+
+Compression compression_of(const Args& args) {
+  return args.has("compress") ? Compression::deflate(int(args.get_int("compress", 4, 1, 9))) : Compression{};
+}
+
 }  // namespace
 
 int run_save(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"shape", "type", "from", "file", "dataset", "pause-before-commit"}, {});
+  const Args args(argc, argv, 2,
+                  {"shape", "type", "from", "file", "dataset", "array", "step", "steps", "compress",
+                   "pause-before-commit"},
+                  {});
   if (!args.has("shape") || !args.has("from") || !args.has("file"))
     throw UsageError("save needs --shape, --from and --file");
   const std::vector<index_t> shape = parse_shape(args.get("shape", ""));
-  const std::string path = args.get("file", ""), name = args.get("dataset", "array");
+  const std::string path = args.get("file", "");
+  const bool series = series_mode(args);
+  const std::string name = series ? args.get("array", "") : args.get("dataset", "array");
+  const index_t first = args.get_int("step", 0, 0, index_t(1) << 40);
+  const index_t steps = series ? args.get_int("steps", 1, 1, 1000000) : 1;
   return dispatch(args.get("type", "f64"), shape.size(), [&]<class T, int D>() {
     const Index<D> extents = extents_of<T, D>(shape);
     DistArray<T, D> a(Layout<D>::parse(args.get("from", ""), extents), comm);
-    a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents)); });
+    const auto fill = [&](index_t shift) {
+      a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents) + shift); });
+    };
     const double start = MPI_Wtime();
-    CheckpointWriter w(path, comm);
-    w.write(name, a);
-    // For tests of interrupted saves: the file is written but not yet in place.
-    if (const auto pause = args.get_int("pause-before-commit", 0, 0, 3600)) ::sleep(unsigned(pause));
-    w.commit();
-    print_io("saved '" + name + "' to", a.layout().to_string(), path,
-             element_count(extents) * index_t(sizeof(T)), MPI_Wtime() - start, comm);
+    if (series) {
+      Series s(path, comm);
+      for (index_t step = first; step < first + steps; ++step) {
+        fill(step);
+        s.begin_step(std::uint64_t(step),
+                     {{"time", 0.001 * double(step)}, {"writer", std::string("distarray save")}});
+        s.write(name, a, compression_of(args));
+        s.commit_step();
+      }
+    } else {
+      fill(0);
+      CheckpointWriter w(path, comm);
+      w.write(name, a, compression_of(args));
+      // For tests of interrupted saves: the file is written but not yet in place.
+      if (const auto pause = args.get_int("pause-before-commit", 0, 0, 3600)) ::sleep(unsigned(pause));
+      w.commit();
+    }
+    print_io("saved '" + name + "'" + (series ? " step " + std::to_string(first + steps - 1) : "") + " to",
+             a.layout().to_string(), path, element_count(extents) * index_t(sizeof(T)) * steps,
+             MPI_Wtime() - start, comm);
     return 0;
   });
 }
 
 int run_restore(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"file", "dataset", "to"}, {"verify"});
+  const Args args(argc, argv, 2, {"file", "dataset", "array", "step", "to"}, {"verify"});
   if (!args.has("file") || !args.has("to")) throw UsageError("restore needs --file and --to");
-  const std::string path = args.get("file", ""), name = args.get("dataset", "array");
-  const DatasetInfo info = checkpoint_info(path, name, comm);
+  const std::string path = args.get("file", "");
+  const bool series = series_mode(args);
+  std::optional<std::uint64_t> step;
+  if (args.has("step")) step = std::uint64_t(args.get_int("step", 0, 0, index_t(1) << 40));
+  std::string name = args.get("dataset", "array");
+  DatasetInfo info;
+  if (series) {  // the array's shape and type from the step's listing
+    const auto steps = list_steps(path, comm);
+    const std::string array = args.get("array", "");
+    for (const StepInfo& s : steps)
+      for (const auto& [n, i] : s.arrays)
+        if (n == array && (step ? s.step == *step : s.complete)) info = i;
+    if (info.element_type.empty())
+      throw CheckpointError("series '" + path + "': no " +
+                            (step ? "step " + std::to_string(*step) : "complete step") + " holds an array '" +
+                            array + "'");
+    name = array;
+  } else {
+    info = checkpoint_info(path, name, comm);
+  }
   return dispatch(info.element_type, info.shape.size(), [&]<class T, int D>() {
     const Index<D> extents = extents_of<T, D>(info.shape);
     DistArray<T, D> a(Layout<D>::parse(args.get("to", ""), extents), comm);
     const double start = MPI_Wtime();
-    restore(path, name, a);
-    print_io("restored '" + name + "' (" + info.element_type + " " + shape_text(info.shape) + ") from",
+    index_t shift = 0;  // the step restored
+    if (series)
+      shift = index_t(restore_step(path, name, a, step));
+    else
+      restore(path, name, a);
+    print_io("restored '" + name + "'" + (series ? " step " + std::to_string(shift) : "") + " (" +
+                 info.element_type + " " + shape_text(info.shape) + ") from",
              a.layout().to_string(), path, element_count(extents) * index_t(sizeof(T)), MPI_Wtime() - start,
              comm);
     if (!args.has("verify")) return 0;
-    const index_t bad = pattern_mismatches(a);
+    const index_t bad = pattern_mismatches(a, shift);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0)

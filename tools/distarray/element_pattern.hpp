@@ -3,6 +3,7 @@
 // value is its row-major linear global index converted to the element type —
 // f32 takes it modulo 2^24 (exact in a float), i32 modulo 2^31, complex types
 // carry minus the index as imaginary part — so any reader can check any element.
+// Step s of a series holds the pattern of index + s.
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/core/error.hpp>
@@ -27,15 +28,17 @@ T pattern_value(index_t linear) {
     return T(linear);
 }
 
-/// Elements of `a` on all ranks that differ from the pattern (collective).
+/// Elements of `a` on all ranks that differ from the pattern shifted by
+/// `shift` (a series step's number: steps differ in every element).  Collective.
 template <class T, int D, class S, class Order>
-index_t pattern_mismatches(const DistArray<T, D, S, Order>& a) {
+index_t pattern_mismatches(const DistArray<T, D, S, Order>& a, index_t shift = 0) {
   auto host = Kokkos::create_mirror_view(a.local());
   Kokkos::deep_copy(host, a.local());
   const Index<D> shape = a.layout().shape();
   index_t bad = 0;
   for (index_t i = 0; i < a.local_size(); ++i)
-    bad += host.data()[i] != pattern_value<T>(row_major_offset(a.global_index(a.local_index(i)), shape));
+    bad +=
+        host.data()[i] != pattern_value<T>(row_major_offset(a.global_index(a.local_index(i)), shape) + shift);
   DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, a.comm()));
   return bad;
 }

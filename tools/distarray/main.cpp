@@ -33,10 +33,15 @@ constexpr const char* usage =
     "         every candidate strategy with its phases and modelled cost, and the one a plan\n"
     "         with these options takes; moves no data;\n"
     "         --renumber adds the Kalns-Ni renumbering of the destination ranks\n"
-    "  save    --shape NxM --from TEXT --file F.h5 [--type T] [--dataset NAME]\n"
-    "         the index pattern into an HDF5 checkpoint (dataset of the global shape)\n"
-    "  restore --file F.h5 --to TEXT [--dataset NAME] [--verify]\n"
-    "         a checkpoint into any layout and rank count; --verify checks every element\n"
+    "  save    --shape NxM --from TEXT --file F.h5 [--type T] [--dataset NAME] [--compress 1-9]\n"
+    "          [--array NAME --step N [--steps K]]\n"
+    "         the index pattern into an HDF5 checkpoint (dataset of the global shape); with\n"
+    "         --array, as steps N..N+K-1 of a series (step s holds the pattern of index + s)\n"
+    "  restore --file F.h5 --to TEXT [--dataset NAME | --array NAME [--step N]] [--verify]\n"
+    "         a checkpoint into any layout and rank count; --array: a series array of step N,\n"
+    "         by default of the latest complete step; --verify checks every element\n"
+    "  ls FILE\n"
+    "         a series' steps: completeness, attributes, arrays (shape, type, layout saved from)\n"
     "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n"
     "Kokkos' options (--kokkos-num-threads=N, --kokkos-device-id=N, ...): distarray --kokkos-help\n";
 
@@ -47,6 +52,7 @@ int run(const std::string& command, int argc, char** argv, int rank) {
   if (command == "explain") return distarray::cli::run_explain(argc, argv, MPI_COMM_WORLD);
   if (command == "save") return distarray::cli::run_save(argc, argv, MPI_COMM_WORLD);
   if (command == "restore") return distarray::cli::run_restore(argc, argv, MPI_COMM_WORLD);
+  if (command == "ls") return distarray::cli::run_ls(argc, argv, MPI_COMM_WORLD);
   if (command == "help" || command == "--help" || command == "-h") {
     if (rank == 0) std::cout << usage;
     return 0;

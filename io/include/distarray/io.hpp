@@ -1,3 +1,5 @@
 #pragma once
-// The checkpoint layer of distarray: HDF5 save and restore.
+// The checkpoint layer of distarray: HDF5 save and restore of one array
+// (checkpoint.hpp) and series of steps with several arrays (series.hpp).
 #include <distarray/io/checkpoint.hpp>
+#include <distarray/io/series.hpp>

@@ -10,6 +10,7 @@
 // rank, where a call can fail on some ranks only.
 
 #include <distarray/core/types.hpp>
+#include <distarray/io/attribute.hpp>
 
 #include <hdf5.h>
 #include <mpi.h>
@@ -83,20 +84,27 @@ struct SlabPiece {
 /// one dataset; CheckpointError for an empty name.
 std::string dataset_path(const std::string& name);
 
+/// "64x80".
+std::string dims_text(const std::vector<hsize_t>& dims);
+
 /// An open checkpoint file.
 class Hdf5File {
  public:
   Hdf5File() = default;
   /// Creates (truncating) `path` for writing.
   static Hdf5File create(const std::string& path, MPI_Comm comm);
-  /// Opens an existing checkpoint read-only; CheckpointError if it is missing,
-  /// not HDF5, or truncated.
-  static Hdf5File open(const std::string& path, MPI_Comm comm);
+  /// Opens an existing checkpoint read-only (or for appending); CheckpointError
+  /// if it is missing, not HDF5, or truncated.
+  static Hdf5File open(const std::string& path, MPI_Comm comm, bool writable = false);
 
   const std::string& path() const { return path_; }
+  int rank() const;
 
-  /// Creates dataset `name` (slashes make groups) of the global shape and type.
-  H5Id create_dataset(const std::string& name, const std::vector<index_t>& shape, const std::string& type);
+  /// Creates dataset `name` (slashes make groups) of the global shape and
+  /// type: contiguous when `chunk` is empty, else chunked with shuffle and
+  /// deflate at `level` (CheckpointError where this HDF5 cannot write that in parallel).
+  H5Id create_dataset(const std::string& name, const std::vector<index_t>& shape, const std::string& type,
+                      const std::vector<std::uint64_t>& chunk = {}, int level = 0) const;
   /// Opens dataset `name`; CheckpointError naming it when absent or virtual.
   H5Id open_dataset(const std::string& name) const;
   /// File offset and bytes of a dataset's contiguous storage ({0, 0} when unknown).
@@ -104,6 +112,8 @@ class Hdf5File {
   /// The global shape and element type name of an open dataset.
   std::vector<index_t> shape_of(hid_t dataset, const std::string& name) const;
   std::string type_of(hid_t dataset, const std::string& name) const;
+  /// Its filters and chunk shape, e.g. "shuffle+deflate(4), chunks 64x80"; "" when contiguous.
+  std::string filters_of(hid_t dataset) const;
 
   /// Collective write / read of this rank's union of hyperslabs (the product
   /// of per-dimension pieces) from or to a row-major local buffer.
@@ -115,12 +125,30 @@ class Hdf5File {
 
   void set_attribute(hid_t object, const std::string& key, const std::string& value) const;
   void set_attribute(hid_t object, const std::string& key, std::uint64_t value) const;
+  void set_attribute(hid_t object, const std::string& key, const AttributeValue& value) const;
+  /// Scalar integer, real and string attributes whose names do not start with "distarray_".
+  Attributes user_attributes(hid_t object) const;
   /// Empty / false when the attribute is absent.
   bool get_attribute(hid_t object, const std::string& key, std::string& value) const;
   bool get_attribute(hid_t object, const std::string& key, std::uint64_t& value) const;
 
   /// Flushes and closes the file; the file is released even when that fails.
   void close();
+  /// Writes everything HDF5 holds to the file and syncs it (MPI_File_sync).
+  void flush() const;
+
+  // Groups (hdf5_groups.cpp).
+  bool exists(const std::string& name) const;
+  bool is_group(const std::string& name) const;
+  H5Id create_group(const std::string& name) const;
+  H5Id open_group(const std::string& name) const;
+  /// Names of the links in group `name` ("/" for the root).
+  std::vector<std::string> children(const std::string& name) const;
+  /// Unlinks `name` (its space is not reclaimed).
+  void remove(const std::string& name) const;
+  /// File ranges [offset, offset + bytes) holding the raw data of every
+  /// dataset (contiguous storage or chunks), sorted: the rest is metadata.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> data_extents() const;
 
   /// For results that may differ between ranks (I/O): CheckpointError naming
   /// the file on every rank when `failed` on any.  Collective.
@@ -129,6 +157,8 @@ class Hdf5File {
  private:
   /// For checks every rank reaches the same answer to.
   [[noreturn]] void fail(const std::string& what) const;
+  /// Chunks of `chunk` elements, shuffled and deflated at `level`.
+  void set_compression(hid_t dcpl, const std::vector<std::uint64_t>& chunk, int level) const;
 
   /// Attribute `key` of `object`, which must hold exactly one value of type
   /// class `expected`: a crafted file may hold an array there, and reading it

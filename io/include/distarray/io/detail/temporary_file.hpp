@@ -59,4 +59,9 @@ class TemporaryFile {
 /// regular file (a FIFO or device would block or stream forever).
 void require_regular_file(const std::string& path, MPI_Comm comm);
 
+/// Allocates [offset, offset + bytes) of the file open as `fd` on the ranks
+/// that pass one (fd < 0: nothing); "No space left on device" on every rank
+/// when the disk is full, instead of writes that report success and lose data.
+void reserve_space(int fd, std::uint64_t offset, std::uint64_t bytes, const std::string& path, MPI_Comm comm);
+
 }  // namespace distarray::detail

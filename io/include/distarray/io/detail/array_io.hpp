@@ -1,0 +1,122 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/io/detail/array_io.hpp is internal: include <distarray/io.hpp>"
+#endif
+// One DistArray to or from one dataset, with distarray's attributes and the
+// layout-independent checksum (docs/checkpoint-format.md).  Used by
+// CheckpointWriter, restore and Series; the data moves through file slabs
+// (file_slab.hpp).
+
+#include <distarray/io/compression.hpp>
+#include <distarray/io/detail/checksum.hpp>
+#include <distarray/io/detail/file_slab.hpp>
+#include <distarray/io/element_type.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+inline std::vector<index_t> as_vector(const auto& extents) { return {extents.begin(), extents.end()}; }
+
+/// The checksum of a whole array (collective): the seed of format 2 plus the
+/// element sum over ranks; `data` is this rank's row-major block of `layout`.
+template <class T, int D>
+std::uint64_t global_checksum(const Layout<D>& layout, const std::optional<Coord<D>>& c, const T* data,
+                              MPI_Comm comm) {
+  std::uint64_t sum = c ? local_checksum<T, D>(layout, *c, data) : 0;
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
+  return sum + checksum_seed(element_type_name<T>(), as_vector(layout.shape()));
+}
+
+template <class T, int D>
+std::uint64_t global_checksum(const FileSlab<T, D>& slab, MPI_Comm comm) {
+  return global_checksum<T, D>(slab.layout, slab.array.grid().coord(), slab.data(), comm);
+}
+
+/// What restore() and checkpoint_info() read of a dataset before its data.
+struct DatasetMeta {
+  std::vector<index_t> shape;
+  std::string element_type, saved_layout, storage_order;
+  std::uint64_t format_version = 0;  ///< 0: not written by distarray
+  std::optional<std::uint64_t> checksum;
+  std::string compression;  ///< "" when stored without filters
+};
+
+/// Reads and cross-checks the dataset's metadata: its stored type against
+/// distarray_element_type, the format version against this library's.
+DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& name);
+
+/// Prints (rank 0) that dataset `name` has no checksum, so nothing was verified.
+void warn_unverified(const std::string& path, const std::string& name, MPI_Comm comm);
+
+/// "8x6", or "a scalar".
+std::string shape_text(const std::vector<index_t>& shape);
+
+/// Writes distarray's attributes of an array on dataset `ds`.
+void set_array_attributes(const Hdf5File& file, hid_t ds, const std::string& layout, const std::string& grid,
+                          StorageOrder order, const std::string& type, std::uint64_t checksum);
+
+/// Reads the dataset back and compares its checksum with the one written.
+using ReadBack = std::function<void(const Hdf5File&)>;
+
+/// Writes `a` as dataset `name` of `file` (collective over a.comm(), which
+/// must hold the file's ranks).  `reserve(offset, bytes)` is called with the
+/// dataset's storage before any data is written (a full disk fails there,
+/// on every rank).  Returns how to check a read-back of it.
+template <class T, int D, class M, class O>
+ReadBack write_array(const Hdf5File& file, const std::string& name, const DistArray<T, D, M, O>& a,
+                     const Compression& compression,
+                     const std::function<void(std::uint64_t, std::uint64_t)>& reserve) {
+  const FileSlab<T, D> slab = to_file_slab(a);
+  const std::string type = element_type_name<T>();
+  const auto ds = file.create_dataset(name, as_vector(a.layout().shape()), type,
+                                      compression.chunk_shape(slab.layout, sizeof(T)), compression.level);
+  const auto [offset, bytes] = file.storage_of(ds.get());
+  reserve(offset, bytes);
+  file.write(ds.get(), type, slab.pieces(), slab.extents(), slab.data());
+  const std::uint64_t checksum = global_checksum(slab, a.comm());
+  set_array_attributes(file, ds.get(), a.layout().to_string(), a.layout().grid().to_string(),
+                       storage_order_of<O>(), type, checksum);
+  return [=, comm = a.comm(), layout = slab.layout](const Hdf5File& written) {
+    typename FileSlab<T, D>::host_array back(layout, comm);
+    const auto stored = written.open_dataset(name);
+    const FileSlab<T, D> into{layout, back};
+    written.read(stored.get(), name, type, into.pieces(), into.extents(), into.data());
+    written.agree(global_checksum(into, comm) != checksum,
+                  "dataset '" + name + "' read back differs from what was written");
+  };
+}
+
+/// Fills `into` (any layout, storage order and rank count) from the open
+/// dataset `ds` named `name` of `file`, checking type, shape and checksum.
+/// Collective.  A dataset without a checksum is read with a warning.
+template <class T, int D, class M, class O>
+void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArray<T, D, M, O>& into) {
+  const std::string where = "checkpoint '" + file.path() + "', dataset '" + name + "': ";
+  const DatasetMeta meta = read_meta(file, ds, name);
+  if (meta.element_type != element_type_name<T>())
+    throw CheckpointError(where + "holds " + meta.element_type + " elements, the array holds " +
+                          element_type_name<T>());
+  const auto expected = as_vector(into.layout().shape());
+  if (meta.shape != expected)
+    throw CheckpointError(where + "has shape " + shape_text(meta.shape) + ", the array has shape " +
+                          shape_text(expected));
+  FileSlab<T, D> slab = file_slab_for(into);
+  file.read(ds, name, meta.element_type, slab.pieces(), slab.extents(), slab.data());
+  if (meta.checksum) {
+    std::uint64_t sum = global_checksum(slab, into.comm());
+    if (meta.format_version < 2)  // format 1 had no seed
+      sum -= checksum_seed(meta.element_type, meta.shape);
+    if (sum != *meta.checksum)
+      throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
+  } else {
+    warn_unverified(file.path(), name, into.comm());
+  }
+  from_file_slab(slab, into);
+}
+
+}  // namespace distarray::detail

@@ -1,0 +1,132 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/io/detail/file_slab.hpp is internal: include <distarray/io.hpp>"
+#endif
+// The file's side of a checkpoint transfer.  Every rank of the communicator
+// moves one contiguous range of the row-major dataset — its "file slab":
+// `block` over the first dimension on all ranks, `*` on the others — and a
+// plan moves the data between the slabs and the array's own layout, storage
+// order and memory space.  Why not hyperslabs of the array's layout: a
+// collective MPI-IO transfer of contiguous ranges runs at the pattern of a
+// bare parallel-HDF5 write or read, while strided selections (block-cyclic
+// layouts, `*,block`) pay for MPI-IO's two-phase exchange, and OpenMPI 4.1's
+// OMPIO leaks memory on collective reads of strided selections
+// (docs/reliability.md).  An array already laid out as the slabs (row-major
+// `block,*` on all ranks) moves straight through its host mirror.
+
+#include <distarray/core/collective.hpp>
+#include <distarray/core/dist_array.hpp>
+#include <distarray/io/detail/hdf5_file.hpp>
+#include <distarray/redist/plan.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace distarray::detail {
+
+/// `block` over dimension 0 on all `ranks`, `*` on the others: each rank's
+/// piece of a row-major file is one contiguous range.
+template <int D>
+Layout<D> file_slab_layout(const Index<D>& shape, int ranks) {
+  std::array<int, D> dims{};
+  dims.fill(1);
+  dims[0] = ranks;
+  std::array<Dist1D, D> dists;
+  dists[0] = Dist1D::block(shape[0], ranks);
+  for (int d = 1; d < D; ++d) dists[d] = Dist1D::collapsed(shape[d]);
+  return Layout<D>(GridShape<D>::make(dims), dists);
+}
+
+/// This rank's slab of a D-dimensional array: its rows [first, first + rows)
+/// of the row-major dataset, in a row-major host buffer.
+template <class T, int D>
+struct FileSlab {
+  using host_array = DistArray<T, D, Kokkos::HostSpace>;
+  Layout<D> layout;
+  host_array array;  ///< row-major, on the host
+
+  /// The hyperslab this rank moves (none when it owns no rows).
+  std::vector<std::vector<SlabPiece>> pieces() const {
+    std::vector<std::vector<SlabPiece>> p(D);
+    const Index<D> ext = array.local_extents();
+    if (element_count(ext) == 0) return p;
+    const index_t first = layout.dist(0).global_index(array.grid().coord().value()[0], 0);
+    p[0].push_back({hsize_t(first), 1, 1, hsize_t(ext[0])});
+    for (int d = 1; d < D; ++d) p[d].push_back({0, 1, 1, hsize_t(ext[d])});
+    return p;
+  }
+  std::vector<index_t> extents() const {
+    return {array.local_extents().begin(), array.local_extents().end()};
+  }
+  T* data() const { return array.local().data(); }
+};
+
+/// Whether `a` is already laid out as the slabs on the host, row-major.
+template <class T, int D, class M, class O>
+bool is_file_slab(const DistArray<T, D, M, O>& a, int ranks) {
+  return std::is_same_v<O, Kokkos::LayoutRight> &&
+         Kokkos::SpaceAccessibility<Kokkos::HostSpace, M>::accessible &&
+         a.layout() == file_slab_layout<D>(a.layout().shape(), ranks);
+}
+
+/// Ranks of `comm`.
+inline int ranks_of(MPI_Comm comm) {
+  int n = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &n));
+  return n;
+}
+
+/// A one-off plan between an array and the slabs: packed buffers, so that no
+/// measuring executions are spent on a plan run once.
+inline PlanOptions one_off_plan() {
+  PlanOptions o;
+  o.exchange = ExchangeEngine::alltoallv;
+  return o;
+}
+
+/// The slabs of `a` (collective over a.comm()): a view of a's own block when
+/// it is already laid out so, otherwise a copy moved by a plan.
+template <class T, int D, class M, class O>
+FileSlab<T, D> to_file_slab(const DistArray<T, D, M, O>& a) {
+  const int ranks = ranks_of(a.comm());
+  const Layout<D> slab = file_slab_layout<D>(a.layout().shape(), ranks);
+  using host_array = typename FileSlab<T, D>::host_array;
+  if (is_file_slab(a, ranks))
+    return {slab, host_array::wrap(slab, a.comm(), const_cast<T*>(a.local().data()))};
+  DistArray<T, D, M> staged(slab, a.comm());
+  Plan<T, D, M, O, Kokkos::LayoutRight>(a.layout(), slab, a.comm(), one_off_plan()).execute(a, staged);
+  if constexpr (std::is_same_v<M, Kokkos::HostSpace>) {
+    return {slab, std::move(staged)};
+  } else {
+    host_array host(slab, a.comm());
+    Kokkos::deep_copy(host.local(), staged.local());
+    return {slab, std::move(host)};
+  }
+}
+
+/// Empty slabs for `into`'s shape, to read into; the same memory as `into`
+/// when it is laid out as the slabs.
+template <class T, int D, class M, class O>
+FileSlab<T, D> file_slab_for(DistArray<T, D, M, O>& into) {
+  const int ranks = ranks_of(into.comm());
+  const Layout<D> slab = file_slab_layout<D>(into.layout().shape(), ranks);
+  using host_array = typename FileSlab<T, D>::host_array;
+  if (is_file_slab(into, ranks)) return {slab, host_array::wrap(slab, into.comm(), into.local().data())};
+  return {slab, host_array(slab, into.comm())};
+}
+
+/// Moves the slabs into `into` (collective).
+template <class T, int D, class M, class O>
+void from_file_slab(const FileSlab<T, D>& slab, DistArray<T, D, M, O>& into) {
+  if (is_file_slab(into, ranks_of(into.comm()))) return;  // the slabs are its memory
+  Plan<T, D, M, Kokkos::LayoutRight, O> plan(slab.layout, into.layout(), into.comm(), one_off_plan());
+  if constexpr (std::is_same_v<M, Kokkos::HostSpace>) {
+    plan.execute(slab.array, into);
+  } else {
+    DistArray<T, D, M> staged(slab.layout, into.comm());
+    Kokkos::deep_copy(staged.local(), slab.array.local());
+    plan.execute(staged, into);
+  }
+}
+
+}  // namespace distarray::detail

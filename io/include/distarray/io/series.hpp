@@ -1,0 +1,131 @@
+#pragma once
+// A checkpoint file as a series of steps, each holding several named arrays
+// and attributes (docs/checkpoint-format.md, "Series").
+//
+//   distarray::Series series("run.h5", MPI_COMM_WORLD);     // creates or appends
+//   series.begin_step(100, {{"time", 0.25}, {"scheme", "adi"}});
+//   series.write("u", u);                                    // any layout, D, type, storage order
+//   series.write("v", v, distarray::Compression::deflate(4));
+//   series.commit_step();                  // only now does step 100 count
+//
+//   auto step = distarray::restore_step("run.h5", "u", u2);  // latest complete step, any layout
+//   distarray::restore_step("run.h5", "v", v2, 100);         // a named step
+//
+// Step n is group `step_<n>` (attribute distarray_step = n, the user's
+// attributes, and distarray_complete = 1 written last, after its arrays are
+// flushed and synced); each array is a dataset of the global shape, as
+// CheckpointWriter writes them, so h5py and h5dump read it plainly.
+// Nothing saved is lost: a writer killed at any moment leaves every earlier
+// complete step restorable (rollback_journal.hpp undoes the killed step the
+// next time the series is opened); a step without its marker is ignored with
+// a warning.  One writer at a time (a second one gets CheckpointError).
+// Errors are CheckpointError on every rank.
+
+#ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
+#define DISTARRAY_INCLUDING_DETAIL
+#define DISTARRAY_INCLUDING_DETAIL_FROM_SERIES
+#endif
+
+#include <distarray/io/attribute.hpp>
+#include <distarray/io/checkpoint.hpp>
+#include <distarray/io/detail/array_io.hpp>
+#include <distarray/io/detail/rollback_journal.hpp>
+#include <distarray/io/detail/temporary_file.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#ifdef DISTARRAY_INCLUDING_DETAIL_FROM_SERIES
+#undef DISTARRAY_INCLUDING_DETAIL
+#undef DISTARRAY_INCLUDING_DETAIL_FROM_SERIES
+#endif
+
+namespace distarray {
+
+/// The group of step `step`: "step_<step>".
+std::string step_group(std::uint64_t step);
+
+class Series {
+ public:
+  /// Opens `path` to append steps, creating an empty series where there is
+  /// no file.  Rolls back a step that a killed writer left.  Collective.
+  Series(std::string path, MPI_Comm comm);
+  /// A step begun and not committed is rolled back.
+  ~Series();
+  Series(const Series&) = delete;
+  Series& operator=(const Series&) = delete;
+
+  /// Starts step `step` with `attributes` (names not starting with
+  /// "distarray_"); CheckpointError if the file holds it complete already,
+  /// UsageError while another step is open.  Collective.
+  void begin_step(std::uint64_t step, const Attributes& attributes = {});
+
+  /// Writes `a` as array `name` of the open step.  Collective.
+  template <class T, int D, class M, class O>
+  void write(const std::string& name, const DistArray<T, D, M, O>& a, const Compression& compression = {}) {
+    require_step("write");
+    check_array_name(name);
+    const int fd = lock_.get();
+    detail::write_array(file_, step_group(*step_) + "/" + name, a, compression,
+                        [&](std::uint64_t offset, std::uint64_t bytes) {
+                          detail::reserve_space(fd, offset, bytes, path_, comm_);
+                        });
+  }
+
+  /// Makes the open step visible: its data flushed and synced, then its
+  /// completion marker, synced again.  Collective.
+  void commit_step();
+  /// Undoes the open step: the file is as after the last committed one.
+  void abandon_step();
+
+  const std::string& path() const { return path_; }
+
+ private:
+  void require_step(const char* what) const;
+  void check_array_name(const std::string& name) const;
+  void reopen();
+  std::string path_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  detail::Descriptor lock_;  // rank 0: the file, locked against a second writer
+  detail::Hdf5File file_;
+  detail::RollbackJournal journal_;
+  std::optional<std::uint64_t> step_;
+};
+
+/// One step of a series as the file holds it.
+struct StepInfo {
+  std::uint64_t step = 0;
+  bool complete = false;
+  Attributes attributes;
+  std::vector<std::pair<std::string, DatasetInfo>> arrays;
+};
+
+/// The steps of a series file in increasing order (collective); rolls back
+/// a step a killed writer left.  Empty for a plain checkpoint.
+std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm);
+
+namespace detail {
+/// The group of step `step` of an open series, or of its latest complete
+/// step; CheckpointError when absent or incomplete.  Warns (rank 0) of
+/// incomplete steps after the one chosen.
+std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, std::uint64_t& chosen);
+}  // namespace detail
+
+/// Fills `into` (any layout, storage order and rank count) from array
+/// `name` of step `step`, by default the latest complete one; returns the
+/// step read.  Collective.
+template <class T, int D, class M, class O>
+std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
+                           std::optional<std::uint64_t> step = std::nullopt) {
+  detail::RollbackJournal::recover(path, into.comm());
+  const auto file = detail::Hdf5File::open(path, into.comm());
+  std::uint64_t chosen = 0;
+  const std::string dataset = detail::choose_step(file, step, chosen) + "/" + name;
+  const auto ds = file.open_dataset(dataset);
+  detail::read_array(file, ds.get(), dataset, into);
+  return chosen;
+}
+
+}  // namespace distarray

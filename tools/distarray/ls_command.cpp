@@ -1,0 +1,61 @@
+// distarray ls FILE: what a checkpoint holds — a series' steps with their
+// completeness, attributes and arrays (shape, element type, the layout and
+// storage order saved from, compression) — read on rank 0's behalf by all.
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "report_table.hpp"
+
+#include <distarray/io.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace distarray::cli {
+
+namespace {
+
+std::string attribute_text(const AttributeValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* x = std::get_if<double>(&v)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.15g", *x);
+    return buf;
+  }
+  return "\"" + std::get<std::string>(v) + "\"";
+}
+
+std::string array_text(const std::string& name, const DatasetInfo& info) {
+  std::string t = "  " + name + "  " + info.element_type + " " + shape_text(info.shape);
+  if (!info.saved_layout.empty())
+    t += "  saved from \"" + info.saved_layout + "\"" +
+         (info.storage_order.empty() ? "" : " (" + info.storage_order + ")");
+  if (!info.compression.empty()) t += "  " + info.compression;
+  return t;
+}
+
+}  // namespace
+
+int run_ls(int argc, char** argv, MPI_Comm comm) {
+  const bool positional = argc > 2 && std::string(argv[2]).rfind("--", 0) != 0;
+  const Args args(argc, argv, positional ? 3 : 2, {"file"}, {});
+  if (!positional && !args.has("file")) throw UsageError("ls needs a file: distarray ls FILE");
+  const std::string path = positional ? argv[2] : args.get("file", "");
+  const auto steps = list_steps(path, comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return 0;
+  std::size_t complete = 0;
+  for (const StepInfo& s : steps) complete += s.complete;
+  std::printf("%s: %zu steps, %zu complete\n", path.c_str(), steps.size(), complete);
+  for (const StepInfo& s : steps) {
+    std::string line =
+        "step " + std::to_string(s.step) + (s.complete ? "  complete" : "  INCOMPLETE (ignored)");
+    for (const auto& [key, value] : s.attributes) line += "  " + key + "=" + attribute_text(value);
+    std::printf("%s\n", line.c_str());
+    for (const auto& [name, info] : s.arrays) std::printf("%s\n", array_text(name, info).c_str());
+  }
+  return 0;
+}
+
+}  // namespace distarray::cli
