@@ -29,12 +29,6 @@ bool Hdf5File::is_group(const std::string& name) const {
          info.type == H5O_TYPE_GROUP;
 }
 
-int Hdf5File::rank() const {
-  int r = 0;
-  MPI_Comm_rank(comm_, &r);
-  return r;
-}
-
 H5Id Hdf5File::create_group(const std::string& name) const {
   // Attributes listed in the order they were written (a step's time before its parameters).
   const H5Id gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose);

@@ -20,12 +20,6 @@ namespace {
 // bytes), then a hash of everything before it.
 constexpr char magic[8] = {'D', 'A', 'J', 'O', 'U', 'R', 'N', '1'};
 
-int rank_of(MPI_Comm comm) {
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  return rank;
-}
-
 std::uint64_t hash_of(const std::vector<char>& bytes, std::size_t size) {
   std::uint64_t h = splitmix64(size);
   for (std::size_t off = 0; off < size; off += 8) {

@@ -15,14 +15,8 @@ namespace distarray {
 
 namespace {
 
-int rank_of(MPI_Comm comm) {
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  return rank;
-}
-
 void warn(MPI_Comm comm, const std::string& text) {
-  if (rank_of(comm) == 0) std::fprintf(stderr, "distarray: warning: %s\n", text.c_str());
+  if (detail::rank_of(comm) == 0) std::fprintf(stderr, "distarray: warning: %s\n", text.c_str());
 }
 
 /// Step number and completeness of each step group of an open file, by step.
@@ -56,7 +50,7 @@ Series::Series(std::string path, MPI_Comm comm) : path_(std::move(path)) {
   try {
     int missing = 0;
     struct stat st {};
-    if (rank_of(comm_) == 0) missing = ::stat(path_.c_str(), &st) != 0 && errno == ENOENT;
+    if (detail::rank_of(comm_) == 0) missing = ::stat(path_.c_str(), &st) != 0 && errno == ENOENT;
     DISTARRAY_MPI_CHECK(MPI_Bcast(&missing, 1, MPI_INT, 0, comm_));
     if (missing) {  // an empty series, moved into place whole
       detail::TemporaryFile temporary(path_, comm_);
@@ -67,7 +61,7 @@ Series::Series(std::string path, MPI_Comm comm) : path_(std::move(path)) {
       temporary.commit(comm_);
     }
     std::string problem;
-    if (rank_of(comm_) == 0) {
+    if (detail::rank_of(comm_) == 0) {
       lock_ = detail::Descriptor(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
       if (lock_.get() < 0)
         problem = std::string("cannot open it for writing: ") + std::strerror(errno);
@@ -206,11 +200,9 @@ std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step,
   while (latest != steps.rend() && !latest->second.second) ++latest;
   if (latest == steps.rend()) throw CheckpointError(where + "holds no complete step");
   for (auto later = steps.rbegin(); later != latest; ++later)
-    if (file.rank() == 0)
-      std::fprintf(stderr,
-                   "distarray: warning: %sstep %llu is incomplete and ignored (restoring step %llu)\n",
-                   where.c_str(), static_cast<unsigned long long>(later->first),
-                   static_cast<unsigned long long>(latest->first));
+    warn(file.comm(), where + "step " + std::to_string(later->first) +
+                          " is incomplete and ignored (restoring step " + std::to_string(latest->first) +
+                          ")");
   chosen = latest->first;
   return latest->second.first;
 }

@@ -18,12 +18,6 @@ namespace distarray::detail {
 
 namespace {
 
-int rank_of(MPI_Comm comm) {
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  return rank;
-}
-
 std::string folder_of(const std::string& path) {
   const std::string dir = std::filesystem::path(path).parent_path().string();
   return dir.empty() ? "." : dir;

@@ -58,6 +58,18 @@ void agree(MPI_Comm comm, bool failed, const std::string& message) {
   });
 }
 
+/// This rank's number in `comm`, and the number of ranks.
+inline int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+inline int ranks_of(MPI_Comm comm) {
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  return ranks;
+}
+
 /// `text` cut to at most `limit` bytes without splitting a UTF-8 character.
 std::string utf8_prefix(const std::string& text, std::size_t limit);
 

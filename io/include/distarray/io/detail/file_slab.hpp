@@ -69,13 +69,6 @@ bool is_file_slab(const DistArray<T, D, M, O>& a, int ranks) {
          a.layout() == file_slab_layout<D>(a.layout().shape(), ranks);
 }
 
-/// Ranks of `comm`.
-inline int ranks_of(MPI_Comm comm) {
-  int n = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &n));
-  return n;
-}
-
 /// A one-off plan between an array and the slabs: packed buffers, so that no
 /// measuring executions are spent on a plan run once.
 inline PlanOptions one_off_plan() {

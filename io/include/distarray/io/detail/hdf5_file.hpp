@@ -98,7 +98,7 @@ class Hdf5File {
   static Hdf5File open(const std::string& path, MPI_Comm comm, bool writable = false);
 
   const std::string& path() const { return path_; }
-  int rank() const;
+  MPI_Comm comm() const { return comm_; }
 
   /// Creates dataset `name` (slashes make groups) of the global shape and
   /// type: contiguous when `chunk` is empty, else chunked with shuffle and
