@@ -1,11 +1,15 @@
 // Checkpoint save and restore against a bare parallel-HDF5 write and read of
 // the same bytes, measured in the same run: each rank its contiguous rows as
-// one hyperslab, collective transfer, H5Fclose (the code a user writes by
-// hand).  Rows: a series step saved and restored in the same layout, restored
-// into another layout on another rank count, the single-array save (which
+// one hyperslab, H5Fclose (the code a user writes by hand; a write then
+// fsyncs the file, as a checkpoint must be durable), with collective and with
+// independent transfers; the ratio is against the faster of the two.
+// Rows: a series step saved and restored in the same layout, restored into
+// another layout on another rank count, the single-array save (which
 // reads its file back before the rename), and shuffle+deflate on a smooth
 // field and on random data (file size and time against uncompressed).
-// Median of repetitions, slowest rank.
+// Reads run twice: warm (the file in the page cache, as just written) and
+// cold (its pages dropped first with posix_fadvise, as a restart on another
+// node finds it).  Median of repetitions, slowest rank.
 //
 //   mpiexec -n 4 build/bench/bench_checkpoint_io [--mib 256] [--reps 3] [--dir .]
 
@@ -14,7 +18,9 @@
 #include <driver_main.hpp>
 #include <median_timing.hpp>
 
+#include <fcntl.h>
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -34,8 +40,19 @@ int rank() {
   return me;
 }
 
+/// Drops `path`'s pages from the page cache (rank 0, the ranks share a node).
+void evict(const std::string& path) {
+  if (rank() == 0) {
+    const int fd = open(path.c_str(), O_RDONLY);
+    fdatasync(fd);  // dirty pages are not dropped
+    posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    close(fd);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /// The bare parallel-HDF5 write or read of `a`'s rows (a must be block,* on all ranks).
-void bare_hdf5(const std::string& path, Array& a, bool write) {
+void bare_hdf5(const std::string& path, Array& a, bool write, H5FD_mpio_xfer_t transfer) {
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
   const hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
@@ -54,7 +71,7 @@ void bare_hdf5(const std::string& path, Array& a, bool write) {
     H5Sselect_none(memory);
   }
   const hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
-  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  H5Pset_dxpl_mpio(dxpl, transfer);
   if (write)
     H5Dwrite(ds, H5T_NATIVE_DOUBLE, memory, space, dxpl, a.local().data());
   else
@@ -65,13 +82,25 @@ void bare_hdf5(const std::string& path, Array& a, bool write) {
   H5Pclose(fapl);
   H5Dclose(ds);
   H5Fclose(file);
+  if (write && rank() == 0) {  // durable, as a checkpoint must be (Series and save sync too)
+    const int fd = open(path.c_str(), O_RDONLY);
+    fsync(fd);
+    close(fd);
+  }
 }
 
 double gbps(const Array& a, double seconds) { return double(a.layout().global_size() * 8) / seconds / 1e9; }
 
-void row(const char* what, double seconds, double floor, const Array& a) {
+/// Bare collective and independent times of one transfer.
+struct Bare {
+  double collective, independent;
+};
+
+void row(const std::string& what, double seconds, const Bare& bare, const Array& a) {
+  const double floor = std::min(bare.collective, bare.independent);
   if (rank() == 0)
-    std::printf("%-58s %7.3f %7.3f %7.2f\n", what, gbps(a, seconds), gbps(a, floor), floor / seconds);
+    std::printf("%-52s %7.3f %7.3f %7.3f %7.2f\n", what.c_str(), gbps(a, seconds), gbps(a, bare.collective),
+                gbps(a, bare.independent), floor / seconds);
 }
 
 int run(int argc, char** argv) {
@@ -101,31 +130,46 @@ int run(int argc, char** argv) {
     };
   };
   std::uint64_t step = 0;
-  const double bare_write =
-      median_slowest_seconds(MPI_COMM_WORLD, reps, remove(bare), [&] { bare_hdf5(bare, a, true); });
-  const double bare_read = median_slowest_seconds(
-      MPI_COMM_WORLD, reps, [] {}, [&] { bare_hdf5(bare, b, false); });
+  Bare bare_write{};
+  for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_write.collective},
+                            {H5FD_MPIO_INDEPENDENT, &bare_write.independent}})
+    *time =
+        median_slowest_seconds(MPI_COMM_WORLD, reps, remove(bare), [&] { bare_hdf5(bare, a, true, mode); });
   const double step_write = median_slowest_seconds(MPI_COMM_WORLD, reps, remove(series), [&] {
     Series s(series, MPI_COMM_WORLD);
     s.begin_step(++step, {{"time", 1.0}});
     s.write("a", a);
     s.commit_step();
   });
-  const double step_read = median_slowest_seconds(
-      MPI_COMM_WORLD, reps, [] {}, [&] { restore_step(series, "a", b); });
-  const double other_read = median_slowest_seconds(
-      MPI_COMM_WORLD, reps, [] {}, [&] { restore_step(series, "a", other); });
   const double plain_write =
       median_slowest_seconds(MPI_COMM_WORLD, reps, remove(plain), [&] { save(plain, "a", a); });
   if (rank() == 0) {
     std::printf("%d ranks, %ldx%ld doubles (%ld MiB), median of %d, slowest rank\n", size, long(rows),
                 long(cols), long(mib), reps);
-    std::printf("%-58s %7s %7s %7s\n", "", "GB/s", "bare", "ratio");
+    std::printf("%-52s %7s %7s %7s %7s\n", "GB/s", "", "bare", "bare", "ratio");
+    std::printf("%-52s %7s %7s %7s %7s\n", "", "", "coll.", "indep.", "(best)");
   }
-  row("series step save, block,* (bare H5Dwrite of the rows)", step_write, bare_write, a);
-  row("series step restore, block,* (bare H5Dread)", step_read, bare_read, a);
-  row(("restore into cyclic(64),cyclic(64) on 1x" + q + " (bare H5Dread)").c_str(), other_read, bare_read, a);
-  row("single-array save with read-back (bare H5Dwrite)", plain_write, bare_write, a);
+  row("series step save, block,*", step_write, bare_write, a);
+  row("single-array save with read-back", plain_write, bare_write, a);
+  for (bool cold : {false, true}) {
+    const auto before = [&](const std::string& f) {
+      return [&, f] {
+        if (cold) evict(f);
+      };
+    };
+    Bare bare_read{};
+    for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_read.collective},
+                              {H5FD_MPIO_INDEPENDENT, &bare_read.independent}})
+      *time = median_slowest_seconds(MPI_COMM_WORLD, reps, before(bare),
+                                     [&] { bare_hdf5(bare, b, false, mode); });
+    const double step_read =
+        median_slowest_seconds(MPI_COMM_WORLD, reps, before(series), [&] { restore_step(series, "a", b); });
+    const double other_read = median_slowest_seconds(MPI_COMM_WORLD, reps, before(series),
+                                                     [&] { restore_step(series, "a", other); });
+    const std::string cache = cold ? "cold: " : "warm: ";
+    row(cache + "series step restore, block,*", step_read, bare_read, a);
+    row(cache + "restore into cyclic(64),cyclic(64) on 1x" + q, other_read, bare_read, a);
+  }
   // Compression: a smooth field (a) and random data, deflate(4) against uncompressed.
   Array noise(rows_layout, MPI_COMM_WORLD);
   std::mt19937_64 random(std::uint64_t(rank()) + 1);

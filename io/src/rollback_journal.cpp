@@ -1,8 +1,8 @@
 #include <distarray/core/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/rollback_journal.hpp>
+#include <distarray/io/detail/splitmix64.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>

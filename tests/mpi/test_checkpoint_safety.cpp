@@ -1,7 +1,7 @@
 // Saves that cannot lose data: a temporary file whose data does not read
 // back is never committed, two writers to one path never share a temporary,
-// and files of the previous format (checksum without the type-and-shape
-// seed) still restore.
+// files of formats 1 and 2 (older checksums) still restore, and format 3's
+// checksum sees every flipped bit and every swap of two elements.
 
 #include <distarray/io/checkpoint.hpp>
 
@@ -12,9 +12,13 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <complex>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace distarray {
 namespace {
@@ -77,32 +81,89 @@ TEST(Checkpoint, WritersToOnePathNeverShareATemporaryFile) {
   EXPECT_THROW(restore(path, "first", b), CheckpointError);
 }
 
-TEST(Checkpoint, FormatOneFilesStillRestore) {
-  // Format 1's checksum had no seed: rewrite a format 2 file as format 1 would have saved it.
-  const std::string path = file("format1");
+TEST(Checkpoint, OlderFormatsStillRestore) {
+  // Formats 1 and 2 had another checksum (and 1 no seed): rewrite a file as
+  // they would have saved it, its checksum computed by their rules.
   const auto layout = Layout<2>::parse("block,* on " + p() + "x1", {9, 4});
   DistArray<double, 2> a(layout, MPI_COMM_WORLD);
   testing::fill_pattern(a);
-  save(path, "a", a);
-  if (world_rank() == 0) {
-    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
-    std::uint64_t checksum = 0, version = 1;
-    hid_t attr = H5Aopen(ds, "distarray_checksum", H5P_DEFAULT);
-    H5Aread(attr, H5T_NATIVE_UINT64, &checksum);
-    checksum -= detail::checksum_seed("f64", {9, 4});
-    H5Awrite(attr, H5T_NATIVE_UINT64, &checksum);
-    H5Aclose(attr);
-    attr = H5Aopen(ds, "distarray_format_version", H5P_DEFAULT);
-    H5Awrite(attr, H5T_NATIVE_UINT64, &version);
-    H5Aclose(attr);
-    H5Dclose(ds);
-    H5Fclose(f);
+  for (std::uint64_t version : {1, 2}) {
+    const std::string path = file("format" + std::to_string(version));
+    save(path, "a", a);
+    std::uint64_t checksum = detail::global_checksum<double, 2>(layout, a.grid().coord(), a.local().data(),
+                                                                MPI_COMM_WORLD, version);
+    if (world_rank() == 0) {
+      const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+      for (auto [name, value] :
+           {std::pair{"distarray_checksum", &checksum}, {"distarray_format_version", &version}}) {
+        const hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
+        H5Awrite(attr, H5T_NATIVE_UINT64, value);
+        H5Aclose(attr);
+      }
+      H5Dclose(ds);
+      H5Fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    DistArray<double, 2> b(Layout<2>::parse("cyclic,cyclic on 1x" + p(), {9, 4}), MPI_COMM_WORLD);
+    restore(path, "a", b);
+    EXPECT_EQ(mismatches(b), 0) << "format " << version;
+    // The old checksum is checked too: zeroed data fails it.
+    if (world_rank() == 0) {
+      const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+      const double flipped[36] = {};
+      H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, flipped);
+      H5Dclose(ds);
+      H5Fclose(f);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT_THROW(restore(path, "a", b), CheckpointError) << "format " << version;
   }
-  MPI_Barrier(MPI_COMM_WORLD);
-  DistArray<double, 2> b(Layout<2>::parse("cyclic,cyclic on 1x" + p(), {9, 4}), MPI_COMM_WORLD);
-  restore(path, "a", b);
-  EXPECT_EQ(mismatches(b), 0);
+}
+
+template <class T>
+std::uint64_t checksum_on_one_rank(const std::vector<T>& data, index_t rows, index_t cols) {
+  const auto layout = Layout<2>::parse("block,block on 1x1", {rows, cols});
+  return detail::global_checksum<T, 2>(layout, Coord<2>{0, 0}, data.data(), MPI_COMM_SELF);
+}
+
+template <class T>
+void expect_checksum_sees_changes(index_t rows, index_t cols) {
+  SCOPED_TRACE(element_type_name<T>());
+  std::vector<T> data(std::size_t(rows * cols));
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = T(double(i % 5) - 1.5);  // repeated values
+  const std::uint64_t saved = checksum_on_one_rank(data, rows, cols);
+  // The same elements held by every rank in another layout give the same value.
+  DistArray<T, 2> spread(Layout<2>::parse("cyclic(2),block on " + p() + "x1", {rows, cols}), MPI_COMM_WORLD);
+  spread.fill([&](const Index<2>& g) { return data[std::size_t(g[0] * cols + g[1])]; });
+  const std::uint64_t spread_sum = detail::global_checksum<T, 2>(spread.layout(), spread.grid().coord(),
+                                                                 spread.local().data(), MPI_COMM_WORLD);
+  EXPECT_EQ(spread_sum, saved);
+  int missed = 0;
+  for (std::size_t i = 0; i < data.size(); ++i)
+    for (std::size_t bit = 0; bit < 8 * sizeof(T); ++bit) {
+      auto* bytes = reinterpret_cast<unsigned char*>(&data[i]);
+      bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+      missed += checksum_on_one_rank(data, rows, cols) == saved;
+      bytes[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    }
+  for (std::size_t i = 0; i < data.size(); ++i)
+    for (std::size_t j = i + 1; j < data.size(); ++j) {
+      if (data[i] == data[j]) continue;
+      std::swap(data[i], data[j]);
+      missed += checksum_on_one_rank(data, rows, cols) == saved;
+      std::swap(data[i], data[j]);
+    }
+  EXPECT_EQ(missed, 0);
+  EXPECT_NE(checksum_on_one_rank(data, cols, rows), saved) << "the same bytes in another shape";
+}
+
+TEST(Checkpoint, ChecksumSeesEveryFlippedBitAndEverySwap) {
+  expect_checksum_sees_changes<double>(9, 7);
+  expect_checksum_sees_changes<float>(5, 11);
+  expect_checksum_sees_changes<std::complex<double>>(6, 5);
+  expect_checksum_sees_changes<std::int32_t>(3, 13);
 }
 
 }  // namespace

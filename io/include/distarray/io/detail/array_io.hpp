@@ -9,6 +9,7 @@
 
 #include <distarray/io/compression.hpp>
 #include <distarray/io/detail/checksum.hpp>
+#include <distarray/io/detail/checksum_v2.hpp>
 #include <distarray/io/detail/file_slab.hpp>
 #include <distarray/io/element_type.hpp>
 
@@ -22,19 +23,28 @@ namespace distarray::detail {
 
 inline std::vector<index_t> as_vector(const auto& extents) { return {extents.begin(), extents.end()}; }
 
-/// The checksum of a whole array (collective): the seed of format 2 plus the
-/// element sum over ranks; `data` is this rank's row-major block of `layout`.
+/// The checksum of a whole array in format `version` (collective): `data`
+/// is this rank's row-major block of `layout`.  Formats 1 and 2 are computed
+/// only to verify files saved by earlier versions.
 template <class T, int D>
 std::uint64_t global_checksum(const Layout<D>& layout, const std::optional<Coord<D>>& c, const T* data,
-                              MPI_Comm comm) {
-  std::uint64_t sum = c ? local_checksum<T, D>(layout, *c, data) : 0;
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
-  return sum + checksum_seed(element_type_name<T>(), as_vector(layout.shape()));
+                              MPI_Comm comm, std::uint64_t version = checkpoint_format_version) {
+  const std::uint64_t seed = checksum_seed(element_type_name<T>(), as_vector(layout.shape()));
+  if (version < 3) {
+    std::uint64_t sum = c ? element_hash_sum<T, D>(layout, *c, data) : 0;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
+    return version < 2 ? sum : sum + seed;  // format 1 had no seed
+  }
+  const KeyedSums mine = c ? keyed_sums<T, D>(layout, *c, data) : KeyedSums{};
+  std::uint64_t sums[2] = {mine.set0, mine.set1};
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm));
+  return keyed_checksum({sums[0], sums[1]}, seed);
 }
 
 template <class T, int D>
-std::uint64_t global_checksum(const FileSlab<T, D>& slab, MPI_Comm comm) {
-  return global_checksum<T, D>(slab.layout, slab.array.grid().coord(), slab.data(), comm);
+std::uint64_t global_checksum(const FileSlab<T, D>& slab, MPI_Comm comm,
+                              std::uint64_t version = checkpoint_format_version) {
+  return global_checksum<T, D>(slab.layout, slab.array.grid().coord(), slab.data(), comm, version);
 }
 
 /// What restore() and checkpoint_info() read of a dataset before its data.
@@ -108,10 +118,7 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
   FileSlab<T, D> slab = file_slab_for(into);
   file.read(ds, name, meta.element_type, slab.pieces(), slab.extents(), slab.data());
   if (meta.checksum) {
-    std::uint64_t sum = global_checksum(slab, into.comm());
-    if (meta.format_version < 2)  // format 1 had no seed
-      sum -= checksum_seed(meta.element_type, meta.shape);
-    if (sum != *meta.checksum)
+    if (global_checksum(slab, into.comm(), meta.format_version) != *meta.checksum)
       throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
   } else {
     warn_unverified(file.path(), name, into.comm());

@@ -115,8 +115,10 @@ class Hdf5File {
   /// Its filters and chunk shape, e.g. "shuffle+deflate(4), chunks 64x80"; "" when contiguous.
   std::string filters_of(hid_t dataset) const;
 
-  /// Collective write / read of this rank's union of hyperslabs (the product
-  /// of per-dimension pieces) from or to a row-major local buffer.
+  /// Write / read of this rank's union of hyperslabs (the product of
+  /// per-dimension pieces) from or to a row-major local buffer; all ranks
+  /// call them.  Transfers are independent (each rank's range is its own),
+  /// except collective writes of filtered datasets, which HDF5 requires.
   void write(hid_t dataset, const std::string& type, const std::vector<std::vector<SlabPiece>>& pieces,
              const std::vector<index_t>& local_extents, const void* data) const;
   void read(hid_t dataset, const std::string& name, const std::string& type,
