@@ -11,6 +11,7 @@
 #include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/checksum_v2.hpp>
 #include <distarray/io/detail/file_slab.hpp>
+#include <distarray/io/detail/slab_transfer.hpp>
 #include <distarray/io/element_type.hpp>
 
 #include <cstdint>
@@ -23,22 +24,28 @@ namespace distarray::detail {
 
 inline std::vector<index_t> as_vector(const auto& extents) { return {extents.begin(), extents.end()}; }
 
+/// The format 3 checksum of an array from every rank's sums (collective).
+inline std::uint64_t keyed_checksum(const KeyedSums& mine, const std::string& type,
+                                    const std::vector<index_t>& shape, MPI_Comm comm) {
+  std::uint64_t sums[2] = {mine.set0, mine.set1};
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm));
+  return keyed_checksum({sums[0], sums[1]}, checksum_seed(type, shape));
+}
+
 /// The checksum of a whole array in format `version` (collective): `data`
 /// is this rank's row-major block of `layout`.  Formats 1 and 2 are computed
 /// only to verify files saved by earlier versions.
 template <class T, int D>
 std::uint64_t global_checksum(const Layout<D>& layout, const std::optional<Coord<D>>& c, const T* data,
                               MPI_Comm comm, std::uint64_t version = checkpoint_format_version) {
-  const std::uint64_t seed = checksum_seed(element_type_name<T>(), as_vector(layout.shape()));
+  const std::string type = element_type_name<T>();
   if (version < 3) {
     std::uint64_t sum = c ? element_hash_sum<T, D>(layout, *c, data) : 0;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
-    return version < 2 ? sum : sum + seed;  // format 1 had no seed
+    return version < 2 ? sum : sum + checksum_seed(type, as_vector(layout.shape()));  // format 1 had no seed
   }
-  const KeyedSums mine = c ? keyed_sums<T, D>(layout, *c, data) : KeyedSums{};
-  std::uint64_t sums[2] = {mine.set0, mine.set1};
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm));
-  return keyed_checksum({sums[0], sums[1]}, seed);
+  return keyed_checksum(c ? keyed_sums<T, D>(layout, *c, data) : KeyedSums{}, type, as_vector(layout.shape()),
+                        comm);
 }
 
 template <class T, int D>
@@ -87,16 +94,16 @@ ReadBack write_array(const Hdf5File& file, const std::string& name, const DistAr
                                       compression.chunk_shape(slab.layout, sizeof(T)), compression.level);
   const auto [offset, bytes] = file.storage_of(ds.get());
   reserve(offset, bytes);
-  file.write(ds.get(), type, slab.pieces(), slab.extents(), slab.data());
-  const std::uint64_t checksum = global_checksum(slab, a.comm());
+  const std::uint64_t checksum =
+      keyed_checksum(write_slab(file, ds.get(), type, slab), type, as_vector(a.layout().shape()), a.comm());
   set_array_attributes(file, ds.get(), a.layout().to_string(), a.layout().grid().to_string(),
                        storage_order_of<O>(), type, checksum);
   return [=, comm = a.comm(), layout = slab.layout](const Hdf5File& written) {
     typename FileSlab<T, D>::host_array back(layout, comm);
     const auto stored = written.open_dataset(name);
     const FileSlab<T, D> into{layout, back};
-    written.read(stored.get(), name, type, into.pieces(), into.extents(), into.data());
-    written.agree(global_checksum(into, comm) != checksum,
+    const KeyedSums sums = read_slab(written, stored.get(), name, type, into);
+    written.agree(keyed_checksum(sums, type, as_vector(layout.shape()), comm) != checksum,
                   "dataset '" + name + "' read back differs from what was written");
   };
 }
@@ -116,9 +123,12 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
     throw CheckpointError(where + "has shape " + shape_text(meta.shape) + ", the array has shape " +
                           shape_text(expected));
   FileSlab<T, D> slab = file_slab_for(into);
-  file.read(ds, name, meta.element_type, slab.pieces(), slab.extents(), slab.data());
+  const bool keyed = meta.checksum && meta.format_version >= 3;
+  const KeyedSums sums = read_slab(file, ds, name, meta.element_type, slab, keyed);
   if (meta.checksum) {
-    if (global_checksum(slab, into.comm(), meta.format_version) != *meta.checksum)
+    const std::uint64_t found = keyed ? keyed_checksum(sums, meta.element_type, meta.shape, into.comm())
+                                      : global_checksum(slab, into.comm(), meta.format_version);
+    if (found != *meta.checksum)
       throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
   } else {
     warn_unverified(file.path(), name, into.comm());

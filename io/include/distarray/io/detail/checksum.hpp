@@ -12,7 +12,8 @@
 // so that a zero half absorbs no change of the other.  A key is a sum of one
 // random key per dimension, so a row's keys are its row key plus a table of
 // column keys: the inner loop is additions and one 32x32->64 multiply per
-// word and set, which compilers vectorize (pmuludq) on every x86-64.  It
+// word and set, which compilers vectorize (pmuludq; AVX2 where the
+// processor has it, io/src/keyed_row_sums.cpp).  It
 // takes about half the time of formats 1 and 2 (checksum_v2.hpp), which
 // hashed each element with two splitmix64 rounds.  The two key sets
 // make a change go unseen only if both sums miss it.
@@ -23,8 +24,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -54,49 +55,87 @@ inline std::uint64_t keyed_mix(std::uint64_t x) {
 /// The two sums of format 3 over some elements (added over ranks).
 struct KeyedSums {
   std::uint64_t set0 = 0, set1 = 0;
+  KeyedSums& operator+=(const KeyedSums& o) {
+    set0 += o.set0;
+    set1 += o.set1;
+    return *this;
+  }
 };
 
-/// Format 3's sums over the row-major local block `data` of grid coordinate
-/// `c`.  Word t of an element (its bytes in 8-byte little-endian words, the
-/// last zero-extended) is keyed by the element's key plus t * 0x9E3779B97F4A7C15.
+/// Adds format 3's sums over one row of `columns` elements of `element_bytes`
+/// (4, 8 or 16) each: row keys `row0`, `row1` (the sums of the other dimensions' keys),
+/// column keys `columns0`, `columns1` (io/src/keyed_row_sums.cpp).
+void add_keyed_row(const unsigned char* row, index_t columns, std::size_t element_bytes, std::uint64_t row0,
+                   std::uint64_t row1, const std::uint64_t* columns0, const std::uint64_t* columns1,
+                   KeyedSums& sums);
+
+/// Local indices [first, first + count) along dimension 0; count < 0: all.
+struct LocalRows {
+  index_t first = 0, count = -1;
+};
+
+/// Format 3's sums over the row-major local block of grid coordinate `c`,
+/// or over bands of it along dimension 0 (the keys of the other dimensions
+/// computed once).  Word t of an element (its bytes in 8-byte little-endian
+/// words, the last zero-extended) is keyed by the element's key plus
+/// t * 0x9E3779B97F4A7C15.
+template <class T, int D>
+class KeyedSummer {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "the checkpoint element types");
+
+ public:
+  KeyedSummer(const Layout<D>& layout, const Coord<D>& c)
+      : layout_(layout), c_(c), ext_(layout.local_extents(c)) {
+    for (int set = 0; set < 2; ++set)
+      for (int d = 1; d < D; ++d) keys_[set][d] = keys(set, d, 0, ext_[d]);
+  }
+
+  /// The sums over `rows` of the block whose memory starts at `block`.
+  KeyedSums operator()(const T* block, LocalRows rows = {}) const {
+    Index<D> ext = ext_;
+    ext[0] = rows.count < 0 ? ext[0] - rows.first : rows.count;
+    if (element_count(ext) == 0) return {};
+    std::array<std::vector<std::uint64_t>, 2> band;  // the keys of dimension 0, for these rows
+    for (int set = 0; set < 2; ++set) band[std::size_t(set)] = keys(set, 0, rows.first, ext[0]);
+    const auto key = [&](int set, int d) {
+      return d == 0 ? band[std::size_t(set)].data() : keys_[set][d].data();
+    };
+    const index_t columns = ext[D - 1];
+    KeyedSums sums;
+    Index<D> row_tuples = ext;  // one tuple per row: the last dimension is the row
+    row_tuples[D - 1] = 1;
+    const auto* row =
+        reinterpret_cast<const unsigned char*>(block + rows.first * (element_count(ext) / ext[0]));
+    for_each_tuple(row_tuples, [&](const Index<D>& pos) {
+      std::uint64_t row0 = 0, row1 = 0;
+      for (int d = 0; d < D - 1; ++d) {
+        row0 += key(0, d)[pos[d]];
+        row1 += key(1, d)[pos[d]];
+      }
+      add_keyed_row(row, columns, sizeof(T), row0, row1, key(0, D - 1), key(1, D - 1), sums);
+      row += std::size_t(columns) * sizeof(T);
+    });
+    return sums;
+  }
+
+ private:
+  /// Keys of local indices [first, first + count) along dimension d.
+  std::vector<std::uint64_t> keys(int set, int d, index_t first, index_t count) const {
+    std::vector<std::uint64_t> k(static_cast<std::size_t>(count));
+    for (index_t l = 0; l < count; ++l)
+      k[std::size_t(l)] = dimension_key(set, d, layout_.dist(d).global_index(c_[d], first + l));
+    return k;
+  }
+  Layout<D> layout_;
+  Coord<D> c_;
+  Index<D> ext_;
+  std::array<std::array<std::vector<std::uint64_t>, D>, 2>
+      keys_;  // [set][dimension][local index]; 0 per band
+};
+
 template <class T, int D>
 KeyedSums keyed_sums(const Layout<D>& layout, const Coord<D>& c, const T* data) {
-  const Index<D> ext = layout.local_extents(c);
-  if (element_count(ext) == 0) return {};
-  std::array<std::array<std::vector<std::uint64_t>, D>, 2> keys;  // [set][dimension][local index]
-  for (int set = 0; set < 2; ++set)
-    for (int d = 0; d < D; ++d)
-      for (index_t l = 0; l < ext[d]; ++l)
-        keys[set][d].push_back(dimension_key(set, d, layout.dist(d).global_index(c[d], l)));
-  constexpr std::size_t words = (sizeof(T) + 7) / 8;
-  const index_t columns = ext[D - 1];
-  const std::uint64_t *columns0 = keys[0][D - 1].data(), *columns1 = keys[1][D - 1].data();
-  KeyedSums sums;
-  Index<D> rows = ext;  // one tuple per row: the last dimension is the row
-  rows[D - 1] = 1;
-  const auto* row = reinterpret_cast<const unsigned char*>(data);
-  for_each_tuple(rows, [&](const Index<D>& pos) {
-    std::uint64_t row0 = 0, row1 = 0;
-    for (int d = 0; d < D - 1; ++d) {
-      row0 += keys[0][d][std::size_t(pos[d])];
-      row1 += keys[1][d][std::size_t(pos[d])];
-    }
-    for (std::size_t t = 0; t < words; ++t) {
-      const std::uint64_t word_key = t * 0x9E3779B97F4A7C15ULL;
-      const std::size_t bytes = std::min<std::size_t>(8, sizeof(T) - 8 * t);
-      std::uint64_t sum0 = 0, sum1 = 0;  // locals, so that the loop vectorizes
-      for (index_t j = 0; j < columns; ++j) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, row + std::size_t(j) * sizeof(T) + 8 * t, bytes);
-        sum0 += keyed_mix(w + row0 + word_key + columns0[j]);
-        sum1 += keyed_mix(w + row1 + word_key + columns1[j]);
-      }
-      sums.set0 += sum0;
-      sums.set1 += sum1;
-    }
-    row += std::size_t(columns) * sizeof(T);
-  });
-  return sums;
+  return KeyedSummer<T, D>(layout, c)(data);
 }
 
 /// The checksum from the sums over all ranks.

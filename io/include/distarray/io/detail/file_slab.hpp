@@ -16,6 +16,7 @@
 
 #include <distarray/core/collective.hpp>
 #include <distarray/core/dist_array.hpp>
+#include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
 #include <distarray/redist/plan.hpp>
 
@@ -45,20 +46,37 @@ struct FileSlab {
   Layout<D> layout;
   host_array array;  ///< row-major, on the host
 
-  /// The hyperslab this rank moves (none when it owns no rows).
-  std::vector<std::vector<SlabPiece>> pieces() const {
+  /// Its rows (the local extent along dimension 0).
+  index_t rows() const { return array.local_extents()[0]; }
+  /// The global index of its first row.
+  index_t first_row() const {
+    return rows() ? layout.dist(0).global_index(array.grid().coord().value()[0], 0) : 0;
+  }
+  /// Elements per row (the product of the other extents; the same on every rank).
+  index_t row_size() const {
+    index_t size = 1;
+    for (int d = 1; d < D; ++d) size *= array.local_extents()[d];
+    return size;
+  }
+
+  /// The hyperslab of `band` of its rows (none when the band is empty).
+  std::vector<std::vector<SlabPiece>> pieces(LocalRows band = {}) const {
     std::vector<std::vector<SlabPiece>> p(D);
-    const Index<D> ext = array.local_extents();
+    Index<D> ext = array.local_extents();
+    ext[0] = band.count < 0 ? ext[0] - band.first : band.count;
     if (element_count(ext) == 0) return p;
-    const index_t first = layout.dist(0).global_index(array.grid().coord().value()[0], 0);
-    p[0].push_back({hsize_t(first), 1, 1, hsize_t(ext[0])});
+    p[0].push_back({hsize_t(first_row() + band.first), 1, 1, hsize_t(ext[0])});
     for (int d = 1; d < D; ++d) p[d].push_back({0, 1, 1, hsize_t(ext[d])});
     return p;
   }
-  std::vector<index_t> extents() const {
-    return {array.local_extents().begin(), array.local_extents().end()};
+  /// The local extents of `band` of its rows.
+  std::vector<index_t> extents(LocalRows band = {}) const {
+    std::vector<index_t> ext(array.local_extents().begin(), array.local_extents().end());
+    ext[0] = band.count < 0 ? ext[0] - band.first : band.count;
+    return ext;
   }
-  T* data() const { return array.local().data(); }
+  /// Its memory from local row `first`.
+  T* data(index_t first = 0) const { return array.local().data() + first * row_size(); }
 };
 
 /// Whether `a` is already laid out as the slabs on the host, row-major.
