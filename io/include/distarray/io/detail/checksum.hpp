@@ -72,6 +72,8 @@ void add_keyed_row(const unsigned char* row, index_t columns, std::size_t elemen
 /// Local indices [first, first + count) along dimension 0; count < 0: all.
 struct LocalRows {
   index_t first = 0, count = -1;
+  /// How many of `extent` local rows it holds.
+  index_t of(index_t extent) const { return count < 0 ? extent - first : count; }
 };
 
 /// Format 3's sums over the row-major local block of grid coordinate `c`,
@@ -93,7 +95,7 @@ class KeyedSummer {
   /// The sums over `rows` of the block whose memory starts at `block`.
   KeyedSums operator()(const T* block, LocalRows rows = {}) const {
     Index<D> ext = ext_;
-    ext[0] = rows.count < 0 ? ext[0] - rows.first : rows.count;
+    ext[0] = rows.of(ext[0]);
     if (element_count(ext) == 0) return {};
     std::array<std::vector<std::uint64_t>, 2> band;  // the keys of dimension 0, for these rows
     for (int set = 0; set < 2; ++set) band[std::size_t(set)] = keys(set, 0, rows.first, ext[0]);
@@ -129,8 +131,8 @@ class KeyedSummer {
   Layout<D> layout_;
   Coord<D> c_;
   Index<D> ext_;
-  std::array<std::array<std::vector<std::uint64_t>, D>, 2>
-      keys_;  // [set][dimension][local index]; 0 per band
+  /// [set][dimension][local index]; dimension 0's are computed per band.
+  std::array<std::array<std::vector<std::uint64_t>, D>, 2> keys_;
 };
 
 template <class T, int D>

@@ -63,7 +63,7 @@ struct FileSlab {
   std::vector<std::vector<SlabPiece>> pieces(LocalRows band = {}) const {
     std::vector<std::vector<SlabPiece>> p(D);
     Index<D> ext = array.local_extents();
-    ext[0] = band.count < 0 ? ext[0] - band.first : band.count;
+    ext[0] = band.of(ext[0]);
     if (element_count(ext) == 0) return p;
     p[0].push_back({hsize_t(first_row() + band.first), 1, 1, hsize_t(ext[0])});
     for (int d = 1; d < D; ++d) p[d].push_back({0, 1, 1, hsize_t(ext[d])});
@@ -72,7 +72,7 @@ struct FileSlab {
   /// The local extents of `band` of its rows.
   std::vector<index_t> extents(LocalRows band = {}) const {
     std::vector<index_t> ext(array.local_extents().begin(), array.local_extents().end());
-    ext[0] = band.count < 0 ? ext[0] - band.first : band.count;
+    ext[0] = band.of(ext[0]);
     return ext;
   }
   /// Its memory from local row `first`.
