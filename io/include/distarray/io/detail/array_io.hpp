@@ -99,9 +99,8 @@ ReadBack write_array(const Hdf5File& file, const std::string& name, const DistAr
   set_array_attributes(file, ds.get(), a.layout().to_string(), a.layout().grid().to_string(),
                        storage_order_of<O>(), type, checksum);
   return [=, comm = a.comm(), layout = slab.layout](const Hdf5File& written) {
-    typename FileSlab<T, D>::host_array back(layout, comm);
+    const auto into = FileSlab<T, D>::staged(layout, comm);
     const auto stored = written.open_dataset(name);
-    const FileSlab<T, D> into{layout, back};
     const KeyedSums sums = read_slab(written, stored.get(), name, type, into);
     written.agree(keyed_checksum(sums, type, as_vector(layout.shape()), comm) != checksum,
                   "dataset '" + name + "' read back differs from what was written");

@@ -18,8 +18,10 @@
 #include <distarray/core/dist_array.hpp>
 #include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
+#include <distarray/io/detail/staging_memory.hpp>
 #include <distarray/redist/plan.hpp>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -44,7 +46,20 @@ template <class T, int D>
 struct FileSlab {
   using host_array = DistArray<T, D, Kokkos::HostSpace>;
   Layout<D> layout;
-  host_array array;  ///< row-major, on the host
+  host_array array;              ///< row-major, on the host
+  std::shared_ptr<void> memory;  ///< array's memory when the slab owns it (staged())
+
+  /// A slab of its own, in staging memory (not zeroed; collective).
+  static FileSlab staged(const Layout<D>& layout, MPI_Comm comm) {
+    const auto coord = layout.grid().coord_of(rank_of(comm));
+    const index_t elements = coord ? element_count(layout.local_extents(*coord)) : 0;
+    auto memory = agreed(comm, [&] { return staging_memory(std::size_t(elements) * sizeof(T)); });
+    return {layout, host_array::wrap(layout, comm, static_cast<T*>(memory.get())), std::move(memory)};
+  }
+  /// A slab over an array's own memory, laid out as the slabs (it must outlive the slab).
+  static FileSlab over(const Layout<D>& layout, MPI_Comm comm, T* local) {
+    return {layout, host_array::wrap(layout, comm, local), nullptr};
+  }
 
   /// Its rows (the local extent along dimension 0).
   index_t rows() const { return array.local_extents()[0]; }
@@ -104,18 +119,17 @@ template <class T, int D, class M, class O>
 FileSlab<T, D> to_file_slab(const DistArray<T, D, M, O>& a) {
   const int ranks = ranks_of(a.comm());
   const Layout<D> slab = file_slab_layout<D>(a.layout().shape(), ranks);
-  using host_array = typename FileSlab<T, D>::host_array;
-  if (is_file_slab(a, ranks))
-    return {slab, host_array::wrap(slab, a.comm(), const_cast<T*>(a.local().data()))};
-  DistArray<T, D, M> staged(slab, a.comm());
-  Plan<T, D, M, O, Kokkos::LayoutRight>(a.layout(), slab, a.comm(), one_off_plan()).execute(a, staged);
+  if (is_file_slab(a, ranks)) return FileSlab<T, D>::over(slab, a.comm(), const_cast<T*>(a.local().data()));
+  Plan<T, D, M, O, Kokkos::LayoutRight> plan(a.layout(), slab, a.comm(), one_off_plan());
+  FileSlab<T, D> host = FileSlab<T, D>::staged(slab, a.comm());
   if constexpr (std::is_same_v<M, Kokkos::HostSpace>) {
-    return {slab, std::move(staged)};
+    plan.execute(a, host.array);
   } else {
-    host_array host(slab, a.comm());
-    Kokkos::deep_copy(host.local(), staged.local());
-    return {slab, std::move(host)};
+    DistArray<T, D, M> staged(slab, a.comm());
+    plan.execute(a, staged);
+    Kokkos::deep_copy(host.array.local(), staged.local());
   }
+  return host;
 }
 
 /// Empty slabs for `into`'s shape, to read into; the same memory as `into`
@@ -124,9 +138,8 @@ template <class T, int D, class M, class O>
 FileSlab<T, D> file_slab_for(DistArray<T, D, M, O>& into) {
   const int ranks = ranks_of(into.comm());
   const Layout<D> slab = file_slab_layout<D>(into.layout().shape(), ranks);
-  using host_array = typename FileSlab<T, D>::host_array;
-  if (is_file_slab(into, ranks)) return {slab, host_array::wrap(slab, into.comm(), into.local().data())};
-  return {slab, host_array(slab, into.comm())};
+  if (is_file_slab(into, ranks)) return FileSlab<T, D>::over(slab, into.comm(), into.local().data());
+  return FileSlab<T, D>::staged(slab, into.comm());
 }
 
 /// Moves the slabs into `into` (collective).
