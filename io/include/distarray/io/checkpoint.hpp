@@ -105,7 +105,9 @@ DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MP
 
 /// Fills `into` (any layout, any rank count) from dataset `name`.  Collective.
 /// A dataset without a checksum (not written by distarray) is read with a
-/// warning on stderr: nothing verifies it.
+/// warning on stderr: nothing verifies it.  When the data cannot be read or
+/// its checksum differs, CheckpointError, and `into` may hold part of it
+/// (a layout other than the file's is filled row group by row group).
 template <class T, int D, class M, class O>
 void restore(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into) {
   detail::Hdf5File file;

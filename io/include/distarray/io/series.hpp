@@ -115,7 +115,8 @@ std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step,
 
 /// Fills `into` (any layout, storage order and rank count) from array
 /// `name` of step `step`, by default the latest complete one; returns the
-/// step read.  Collective.
+/// step read.  Collective.  As restore(): on a read error or a checksum
+/// mismatch `into` may hold part of the data.
 template <class T, int D, class M, class O>
 std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
                            std::optional<std::uint64_t> step = std::nullopt) {

@@ -11,6 +11,7 @@
 #include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/checksum_v2.hpp>
 #include <distarray/io/detail/file_slab.hpp>
+#include <distarray/io/detail/row_groups.hpp>
 #include <distarray/io/detail/slab_transfer.hpp>
 #include <distarray/io/element_type.hpp>
 
@@ -121,17 +122,27 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
   if (meta.shape != expected)
     throw CheckpointError(where + "has shape " + shape_text(meta.shape) + ", the array has shape " +
                           shape_text(expected));
-  FileSlab<T, D> slab = file_slab_for(into);
   const bool keyed = meta.checksum && meta.format_version >= 3;
-  const KeyedSums sums = read_slab(file, ds, name, meta.element_type, slab, keyed);
-  if (meta.checksum) {
-    const std::uint64_t found = keyed ? keyed_checksum(sums, meta.element_type, meta.shape, into.comm())
-                                      : global_checksum(slab, into.comm(), meta.format_version);
+  const auto verify = [&](std::uint64_t found) {
     if (found != *meta.checksum)
       throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
-  } else {
-    warn_unverified(file.path(), name, into.comm());
+  };
+  if constexpr (by_row_groups<M, O>) {
+    if (const auto group = keyed && !is_file_slab(into, ranks_of(into.comm()))
+                               ? row_group_rows(into.layout(), sizeof(T), ranks_of(into.comm()))
+                               : std::nullopt) {
+      verify(keyed_checksum(read_by_row_groups(file, ds, name, meta.element_type, into, *group),
+                            meta.element_type, meta.shape, into.comm()));
+      return;
+    }
   }
+  FileSlab<T, D> slab = file_slab_for(into);
+  const KeyedSums sums = read_slab(file, ds, name, meta.element_type, slab, keyed);
+  if (meta.checksum)
+    verify(keyed ? keyed_checksum(sums, meta.element_type, meta.shape, into.comm())
+                 : global_checksum(slab, into.comm(), meta.format_version));
+  else
+    warn_unverified(file.path(), name, into.comm());
   from_file_slab(slab, into);
 }
 

@@ -78,16 +78,16 @@ struct LocalRows {
 
 /// Format 3's sums over the row-major local block of grid coordinate `c`,
 /// or over bands of it along dimension 0 (the keys of the other dimensions
-/// computed once).  Word t of an element (its bytes in 8-byte little-endian
-/// words, the last zero-extended) is keyed by the element's key plus
-/// t * 0x9E3779B97F4A7C15.
+/// computed once).  A layout of a row group of the array (rows
+/// [row_offset, ...) of it) gets the keys of the array's rows.  Word t of an element (its bytes in 8-byte
+/// little-endian words, the last zero-extended) is keyed by the element's key plus t * 0x9E3779B97F4A7C15.
 template <class T, int D>
 class KeyedSummer {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "the checkpoint element types");
 
  public:
-  KeyedSummer(const Layout<D>& layout, const Coord<D>& c)
-      : layout_(layout), c_(c), ext_(layout.local_extents(c)) {
+  KeyedSummer(const Layout<D>& layout, const Coord<D>& c, index_t row_offset = 0)
+      : layout_(layout), c_(c), ext_(layout.local_extents(c)), row_offset_(row_offset) {
     for (int set = 0; set < 2; ++set)
       for (int d = 1; d < D; ++d) keys_[set][d] = keys(set, d, 0, ext_[d]);
   }
@@ -124,13 +124,15 @@ class KeyedSummer {
   /// Keys of local indices [first, first + count) along dimension d.
   std::vector<std::uint64_t> keys(int set, int d, index_t first, index_t count) const {
     std::vector<std::uint64_t> k(static_cast<std::size_t>(count));
+    const index_t offset = d == 0 ? row_offset_ : 0;
     for (index_t l = 0; l < count; ++l)
-      k[std::size_t(l)] = dimension_key(set, d, layout_.dist(d).global_index(c_[d], first + l));
+      k[std::size_t(l)] = dimension_key(set, d, offset + layout_.dist(d).global_index(c_[d], first + l));
     return k;
   }
   Layout<D> layout_;
   Coord<D> c_;
   Index<D> ext_;
+  index_t row_offset_;
   /// [set][dimension][local index]; dimension 0's are computed per band.
   std::array<std::array<std::vector<std::uint64_t>, D>, 2> keys_;
 };

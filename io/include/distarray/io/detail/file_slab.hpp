@@ -48,24 +48,26 @@ struct FileSlab {
   Layout<D> layout;
   host_array array;              ///< row-major, on the host
   std::shared_ptr<void> memory;  ///< array's memory when the slab owns it (staged())
+  index_t row_offset = 0;        ///< the dataset row of layout's row 0 (a row group's first)
 
   /// A slab of its own, in staging memory (not zeroed; collective).
   static FileSlab staged(const Layout<D>& layout, MPI_Comm comm) {
     const auto coord = layout.grid().coord_of(rank_of(comm));
     const index_t elements = coord ? element_count(layout.local_extents(*coord)) : 0;
     auto memory = agreed(comm, [&] { return staging_memory(std::size_t(elements) * sizeof(T)); });
-    return {layout, host_array::wrap(layout, comm, static_cast<T*>(memory.get())), std::move(memory)};
+    return {layout, host_array::wrap(layout, comm, static_cast<T*>(memory.get())), std::move(memory), 0};
   }
-  /// A slab over an array's own memory, laid out as the slabs (it must outlive the slab).
-  static FileSlab over(const Layout<D>& layout, MPI_Comm comm, T* local) {
-    return {layout, host_array::wrap(layout, comm, local), nullptr};
+  /// A slab over memory owned elsewhere (that must outlive it): an array's
+  /// own when laid out as the slabs, or a row group's buffer.
+  static FileSlab over(const Layout<D>& layout, MPI_Comm comm, T* local, index_t row_offset = 0) {
+    return {layout, host_array::wrap(layout, comm, local), nullptr, row_offset};
   }
 
   /// Its rows (the local extent along dimension 0).
   index_t rows() const { return array.local_extents()[0]; }
-  /// The global index of its first row.
+  /// The dataset row of its first row.
   index_t first_row() const {
-    return rows() ? layout.dist(0).global_index(array.grid().coord().value()[0], 0) : 0;
+    return rows() ? row_offset + layout.dist(0).global_index(array.grid().coord().value()[0], 0) : 0;
   }
   /// Elements per row (the product of the other extents; the same on every rank).
   index_t row_size() const {

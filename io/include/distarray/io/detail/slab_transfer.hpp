@@ -52,7 +52,7 @@ template <class T, int D>
 KeyedSums write_slab(const Hdf5File& file, hid_t ds, const std::string& type, const FileSlab<T, D>& slab) {
   const auto storage = file.storage_of(ds);
   const PageCacheHints hints(file.path());
-  const KeyedSummer<T, D> hash(slab.layout, *slab.array.grid().coord());
+  const KeyedSummer<T, D> hash(slab.layout, *slab.array.grid().coord(), slab.row_offset);
   KeyedSums sums;
   for_each_band(slab, storage, [&](LocalRows band, std::uint64_t offset, std::uint64_t bytes) {
     file.write(ds, type, slab.pieces(band), slab.extents(band), slab.data(band.first));
@@ -67,7 +67,7 @@ KeyedSums write_slab(const Hdf5File& file, hid_t ds, const std::string& type, co
 template <class T, int D>
 KeyedSums read_slab(const Hdf5File& file, hid_t ds, const std::string& name, const std::string& type,
                     const FileSlab<T, D>& slab, bool hashed = true) {
-  const KeyedSummer<T, D> hash(slab.layout, *slab.array.grid().coord());
+  const KeyedSummer<T, D> hash(slab.layout, *slab.array.grid().coord(), slab.row_offset);
   KeyedSums sums;
   for_each_band(slab, file.storage_of(ds), [&](LocalRows band, std::uint64_t, std::uint64_t) {
     file.read(ds, name, type, slab.pieces(band), slab.extents(band), slab.data(band.first));
