@@ -128,9 +128,9 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
       throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
   };
   if constexpr (by_row_groups<M, O>) {
-    if (const auto group = keyed && !is_file_slab(into, ranks_of(into.comm()))
-                               ? row_group_rows(into.layout(), sizeof(T), ranks_of(into.comm()))
-                               : std::nullopt) {
+    const int ranks = ranks_of(into.comm());
+    const auto group = row_group_rows(into.layout(), sizeof(T), ranks);
+    if (keyed && group && !is_file_slab(into, ranks)) {  // groups need format 3's row keys
       verify(keyed_checksum(read_by_row_groups(file, ds, name, meta.element_type, into, *group),
                             meta.element_type, meta.shape, into.comm()));
       return;
