@@ -1,20 +1,8 @@
-// The inner loop of the format 3 checksum (io/detail/checksum.hpp), compiled
-// here once per instruction set: on x86-64 with GCC or clang the loader picks
-// an AVX2 clone where the processor has it (target_clones), twice the speed
-// of the SSE2 baseline on data in cache (four 32x32->64 multiplies per
-// instruction instead of two), with the same sums.
-#include <distarray/io/detail/checksum.hpp>
+// The inner loop of the format 3 checksum (io/detail/checksum.hpp): the
+// portable kernel and the choice among the kernels (keyed_row_kernels.hpp).
+#include <distarray/io/detail/keyed_row_kernels.hpp>
 
 #include <cstring>
-
-#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define DISTARRAY_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#endif
-#ifndef DISTARRAY_CLONES
-#define DISTARRAY_CLONES
-#endif
 
 namespace distarray::detail {
 
@@ -39,9 +27,9 @@ namespace {
 
 }  // namespace
 
-DISTARRAY_CLONES void add_keyed_row(const unsigned char* row, index_t columns, std::size_t element_bytes,
-                                    std::uint64_t row0, std::uint64_t row1, const std::uint64_t* columns0,
-                                    const std::uint64_t* columns1, KeyedSums& sums) {
+void add_keyed_row_portable(const unsigned char* row, index_t columns, std::size_t element_bytes,
+                            std::uint64_t row0, std::uint64_t row1, const std::uint64_t* columns0,
+                            const std::uint64_t* columns1, KeyedSums& sums) {
   for (std::size_t t = 0; 8 * t < element_bytes; ++t) {
     const std::uint64_t key0 = row0 + t * 0x9E3779B97F4A7C15ULL, key1 = row1 + t * 0x9E3779B97F4A7C15ULL;
     const unsigned char* word = row + 8 * t;
@@ -52,6 +40,21 @@ DISTARRAY_CLONES void add_keyed_row(const unsigned char* row, index_t columns, s
     else  // 4 (keyed_sums allows no other size)
       add_words(word, 4, 4, columns, key0, key1, columns0, columns1, sums);
   }
+}
+
+std::vector<NamedKeyedRowKernel> keyed_row_kernels() {
+  std::vector<NamedKeyedRowKernel> kernels{{"portable", add_keyed_row_portable}};
+#ifdef DISTARRAY_KEYED_ROW_AVX2
+  if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", add_keyed_row_avx2});
+#endif
+  return kernels;
+}
+
+void add_keyed_row(const unsigned char* row, index_t columns, std::size_t element_bytes, std::uint64_t row0,
+                   std::uint64_t row1, const std::uint64_t* columns0, const std::uint64_t* columns1,
+                   KeyedSums& sums) {
+  static const KeyedRowKernel chosen = keyed_row_kernels().back().add;
+  chosen(row, columns, element_bytes, row0, row1, columns0, columns1, sums);
 }
 
 }  // namespace distarray::detail

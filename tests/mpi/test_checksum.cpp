@@ -3,6 +3,9 @@
 // computed it, and it sees every flipped bit and every swap of two elements.
 
 #include <distarray/io/checkpoint.hpp>
+#define DISTARRAY_INCLUDING_DETAIL  // the kernels, each tested
+#include <distarray/io/detail/keyed_row_kernels.hpp>
+#undef DISTARRAY_INCLUDING_DETAIL
 
 #include "mpi/world.hpp"
 
@@ -11,6 +14,8 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -90,6 +95,31 @@ TEST(Checkpoint, ChecksumIsTheSpecifiedOne) {
   expect_specified<std::complex<double>>(2, 35);
   expect_specified<std::int32_t>(5, 19);
   expect_specified<std::int64_t>(3, 23);
+}
+
+TEST(Checkpoint, EveryChecksumKernelGivesThePortableSums) {
+  std::mt19937_64 random(19);
+  std::vector<unsigned char> row(16 * 41);
+  std::vector<std::uint64_t> keys0(41), keys1(41);
+  for (auto& b : row) b = static_cast<unsigned char>(random());
+  for (std::size_t j = 0; j < keys0.size(); ++j) {
+    keys0[j] = random();
+    keys1[j] = random();
+  }
+  const auto kernels = detail::keyed_row_kernels();
+  EXPECT_STREQ(kernels.front().name, "portable");
+  for (const auto& kernel : kernels)
+    for (std::size_t bytes : {4, 8, 16})
+      for (index_t columns = 0; columns <= 41; ++columns) {
+        SCOPED_TRACE(std::string(kernel.name) + ", " + std::to_string(bytes) + "-byte elements, " +
+                     std::to_string(columns) + " columns");
+        detail::KeyedSums expected{1, 2}, found{1, 2};  // they add to what is there
+        detail::add_keyed_row_portable(row.data() + 1, columns, bytes, 5, 7, keys0.data(), keys1.data(),
+                                       expected);
+        kernel.add(row.data() + 1, columns, bytes, 5, 7, keys0.data(), keys1.data(), found);
+        EXPECT_EQ(found.set0, expected.set0);
+        EXPECT_EQ(found.set1, expected.set1);
+      }
 }
 
 TEST(Checkpoint, ChecksumSeesEveryFlippedBitAndEverySwap) {
