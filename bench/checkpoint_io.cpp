@@ -4,7 +4,8 @@
 // fsyncs the file, as a checkpoint must be durable), with collective and with
 // independent transfers; the ratio is against the faster of the two.
 // Rows: a series step saved and restored in the same layout, restored into
-// another layout on another rank count, the single-array save (which
+// another layout on another rank count (also against bare reads of that
+// layout's own hyperslabs: whole blocks, strided, in one selection), the single-array save (which
 // reads its file back before the rename), and shuffle+deflate on a smooth
 // field and on random data (file size and time against uncompressed).
 // Reads run twice: warm (the file in the page cache, as just written) and
@@ -22,12 +23,15 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -51,7 +55,8 @@ void evict(const std::string& path) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/// The bare parallel-HDF5 write or read of `a`'s rows (a must be block,* on all ranks).
+/// The bare parallel-HDF5 write or read of `a`'s local block as one
+/// hyperslab selection (its layout's dimensions block-cyclic in whole blocks).
 void bare_hdf5(const std::string& path, Array& a, bool write, H5FD_mpio_xfer_t transfer) {
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
@@ -62,14 +67,33 @@ void bare_hdf5(const std::string& path, Array& a, bool write, H5FD_mpio_xfer_t t
   const hid_t ds =
       write ? H5Dcreate2(file, "a", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
             : H5Dopen2(file, "a", H5P_DEFAULT);
-  const hsize_t rows = hsize_t(a.local_extents()[0]);
-  const hsize_t start[2] = {rows ? hsize_t(a.global_index({0, 0})[0]) : 0, 0}, count[2] = {rows, dims[1]};
-  H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr);
-  const hid_t memory = H5Screate_simple(2, count, nullptr);
-  if (rows == 0) {
-    H5Sselect_none(space);
-    H5Sselect_none(memory);
+  // Per dimension: the whole blocks of b every P*b elements, then a partial
+  // last block if any; the selection is the union of their products.
+  struct Piece {
+    hsize_t start, stride, count, block;
+  };
+  std::array<std::vector<Piece>, 2> pieces;
+  hsize_t local[2];
+  const auto coord = a.grid().coord();
+  for (int d = 0; d < 2; ++d) {
+    const Dist1D& dist = a.layout().dist(d);
+    const int p = coord ? (*coord)[d] : 0;
+    const index_t extent = coord ? dist.local_extent(p) : 0, b = dist.block_size(), whole = extent / b;
+    if (whole)
+      pieces[d].push_back({hsize_t(p * b), hsize_t(dist.cycle_length()), hsize_t(whole), hsize_t(b)});
+    if (extent % b)
+      pieces[d].push_back({hsize_t(dist.global_index(p, whole * b)), 1, 1, hsize_t(extent % b)});
+    local[d] = hsize_t(extent);
   }
+  const hid_t memory = H5Screate_simple(2, local, nullptr);
+  H5Sselect_none(space);
+  if (a.local_size() == 0) H5Sselect_none(memory);
+  for (const Piece& rows : pieces[0])
+    for (const Piece& cols : pieces[1]) {
+      const hsize_t start[2] = {rows.start, cols.start}, stride[2] = {rows.stride, cols.stride},
+                    count[2] = {rows.count, cols.count}, block[2] = {rows.block, cols.block};
+      H5Sselect_hyperslab(space, H5S_SELECT_OR, start, stride, count, block);
+    }
   const hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
   H5Pset_dxpl_mpio(dxpl, transfer);
   if (write)
@@ -120,7 +144,15 @@ int run(int argc, char** argv) {
   const auto rows_layout = Layout<2>::parse("block,* on " + p + "x1", shape);
   Array a(rows_layout, MPI_COMM_WORLD), b(rows_layout, MPI_COMM_WORLD);
   Array other(Layout<2>::parse("cyclic(64),cyclic(64) on 1x" + q, shape), MPI_COMM_WORLD);
-  a.fill([](const Index<2>& g) { return std::sin(1e-3 * double(g[0])) * std::cos(2e-3 * double(g[1])); });
+  const auto field = [](const Index<2>& g) {
+    return std::sin(1e-3 * double(g[0])) * std::cos(2e-3 * double(g[1]));
+  };
+  a.fill(field);
+  const auto check = [&](const Array& read, const char* what) {  // a baseline must read the right elements
+    for (index_t i = 0; i < read.local_size(); ++i)
+      if (read.local().data()[i] != field(read.global_index(read.local_index(i))))
+        throw std::runtime_error(std::string(what) + " read wrong elements");
+  };
   const std::string series = dir + "/bench_series.h5", bare = dir + "/bench_bare.h5",
                     plain = dir + "/bench_plain.h5";
   const auto remove = [&](const std::string& f) {
@@ -166,9 +198,17 @@ int run(int argc, char** argv) {
         median_slowest_seconds(MPI_COMM_WORLD, reps, before(series), [&] { restore_step(series, "a", b); });
     const double other_read = median_slowest_seconds(MPI_COMM_WORLD, reps, before(series),
                                                      [&] { restore_step(series, "a", other); });
+    check(other, "restore_step into another layout");
+    Bare bare_other{};  // what a user writes by hand: a read straight into that layout
+    for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_other.collective},
+                              {H5FD_MPIO_INDEPENDENT, &bare_other.independent}})
+      *time = median_slowest_seconds(MPI_COMM_WORLD, reps, before(bare),
+                                     [&] { bare_hdf5(bare, other, false, mode); });
+    check(other, "the bare read into another layout");
     const std::string cache = cold ? "cold: " : "warm: ";
     row(cache + "series step restore, block,*", step_read, bare_read, a);
     row(cache + "restore into cyclic(64),cyclic(64) on 1x" + q, other_read, bare_read, a);
+    row(cache + "  the same against bare reads into that layout", other_read, bare_other, a);
   }
   // Compression: a smooth field (a) and random data, deflate(4) against uncompressed.
   Array noise(rows_layout, MPI_COMM_WORLD);
