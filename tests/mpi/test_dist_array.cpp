@@ -89,5 +89,27 @@ TEST(DistArray, RanksOutsideTheGridHoldNothing) {
   if (a.grid().rank() == 0) EXPECT_EQ(all[7], std::complex<double>(1, -1));
 }
 
+TEST(DistArray, WithMemoryPlacesTheLayoutOverOtherMemoryOnTheSameGrid) {
+  const Index<2> shape{7, 5};
+  using HostArray = DistArray<double, 2, Kokkos::HostSpace>;
+  const auto layout = Layout<2>::parse("cyclic(2),block on " + std::to_string(world_size()) + "x1", shape);
+  HostArray a(layout, MPI_COMM_WORLD);
+  std::vector<double> other(std::size_t(a.local_size()) + 1);
+  // Called on one rank only: it must not be collective (the others go on to a collective).
+  if (a.grid().rank() == 0) {
+    const HostArray b = a.with_memory(other.data() + 1);
+    EXPECT_EQ(b.comm(), a.comm());
+    EXPECT_EQ(b.layout(), layout);
+    EXPECT_EQ(b.local_extents(), a.local_extents());
+    EXPECT_EQ(b.local().data(), other.data() + 1);
+  }
+  // What is filled through it lands in that memory, as wrap() would place it.
+  HostArray b = a.with_memory(other.data() + 1);
+  b.fill([&](const Index<2>& g) { return pattern<2>(g, shape); });
+  const std::vector<double> all = HostArray::wrap(layout, MPI_COMM_WORLD, other.data() + 1).gather(0);
+  EXPECT_EQ(other[0], 0.0) << "wrote before the memory";
+  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], double(i)) << "element " << i;
+}
+
 }  // namespace
 }  // namespace distarray

@@ -57,6 +57,11 @@ class DistArray {
     return DistArray(layout, comm, local);
   }
 
+  /// The same layout over other local memory, as wrap() places it, sharing
+  /// this array's process grid and communicator: not collective, so that a
+  /// loop can move data into a sequence of buffers of one layout.
+  DistArray with_memory(T* local) const { return DistArray(*this, local); }
+
   const Layout<D>& layout() const { return layout_; }
   const ProcGrid<D>& grid() const { return *grid_; }
   MPI_Comm comm() const { return grid_->comm(); }
@@ -130,8 +135,18 @@ class DistArray {
   DistArray(const Layout<D>& layout, MPI_Comm comm, T* local)
       : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
     local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
-    local_ = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return view_type(local, static_cast<std::size_t>(local_extents_[I])...);  // unmanaged
+    local_ = unmanaged(local);
+  }
+
+  DistArray(const DistArray& like, T* local)
+      : layout_(like.layout_),
+        grid_(like.grid_),
+        local_extents_(like.local_extents_),
+        local_(unmanaged(local)) {}
+
+  view_type unmanaged(T* local) const {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return view_type(local, static_cast<std::size_t>(local_extents_[I])...);
     }
     (std::make_index_sequence<D>{});
   }

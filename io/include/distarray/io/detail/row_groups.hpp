@@ -105,19 +105,22 @@ KeyedSums read_by_row_groups(const Hdf5File& file, hid_t ds, const std::string& 
   const std::shared_ptr<void> buffer = slab.memory;
   index_t local_row = into.local_size() ? 1 : 0;  // elements of one local row of `into`
   for (int d = 1; d < D; ++d) local_row *= into.local_extents()[d];
+  // The rows of a group in `into` (its grid made once: a wrap per group costs a communicator duplicate).
+  using Target = DistArray<T, D, Kokkos::HostSpace>;
+  Target target = Target::wrap(group_layout(into.layout(), group), comm, into.local().data());
   KeyedSums sums;
   for (index_t first = 0; first < rows; first += group) {
     const index_t count = std::min(group, rows - first);
     if (count < group) {
       last = plan_for(count);
       slab = FileSlab<T, D>::over(slab_layout(count), comm, static_cast<T*>(buffer.get()));
+      target = Target::wrap(group_layout(into.layout(), count), comm, into.local().data());
     }
     slab.row_offset = first;
     sums += read_slab(file, ds, name, type, slab);
-    auto target = DistArray<T, D, Kokkos::HostSpace>::wrap(
-        group_layout(into.layout(), count), comm,
-        into.local().data() + into.layout().dist(0).local_index(first) * local_row);
-    (count < group ? *last : *full).execute(slab.array, target);
+    Target rows_of_group =
+        target.with_memory(into.local().data() + into.layout().dist(0).local_index(first) * local_row);
+    (count < group ? *last : *full).execute(slab.array, rows_of_group);
   }
   return sums;
 }
