@@ -5,9 +5,10 @@
 // independent transfers; the ratio is against the faster of the two.
 // Rows: a series step saved and restored in the same layout, restored into
 // another layout on another rank count (also against bare reads of that
-// layout's own hyperslabs: whole blocks, strided, in one selection), the single-array save (which
-// reads its file back before the rename), and shuffle+deflate on a smooth
-// field and on random data (file size and time against uncompressed).
+// layout's own hyperslabs: whole blocks, strided, in one selection), the
+// single-array save (which reads its file back before the rename), and
+// shuffle+deflate on a smooth field and on random data (file size and time
+// against uncompressed).
 // Reads run twice: warm (the file in the page cache, as just written) and
 // cold (its pages dropped first with posix_fadvise, as a restart on another
 // node finds it).  Median of repetitions, slowest rank.

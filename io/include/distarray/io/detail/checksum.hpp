@@ -13,9 +13,9 @@
 // random key per dimension, so a row's keys are its row key plus a table of
 // column keys: the inner loop is additions and one 32x32->64 multiply per
 // word and set, one pmuludq in vectors (AVX2 where the processor has it,
-// keyed_row_kernels.hpp).  It takes about half the time of formats 1 and 2 (checksum_v2.hpp), which
-// hashed each element with two splitmix64 rounds.  The two key sets
-// make a change go unseen only if both sums miss it.
+// keyed_row_kernels.hpp).  It takes about half the time of formats 1 and 2
+// (checksum_v2.hpp), which hashed each element with two splitmix64 rounds.
+// The two key sets make a change go unseen only if both sums miss it.
 
 #include <distarray/core/detail/index_tuples.hpp>
 #include <distarray/core/layout.hpp>
