@@ -99,7 +99,7 @@ TEST(Checkpoint, ChecksumIsTheSpecifiedOne) {
 
 TEST(Checkpoint, EveryChecksumKernelGivesThePortableSums) {
   std::mt19937_64 random(19);
-  std::vector<unsigned char> row(16 * 41);
+  std::vector<unsigned char> row(16 * 41 + 1);  // rows start at byte 1: unaligned
   std::vector<std::uint64_t> keys0(41), keys1(41);
   for (auto& b : row) b = static_cast<unsigned char>(random());
   for (std::size_t j = 0; j < keys0.size(); ++j) {
