@@ -31,7 +31,7 @@ void add_keyed_row_portable(const unsigned char* row, index_t columns, std::size
                             std::uint64_t row0, std::uint64_t row1, const std::uint64_t* columns0,
                             const std::uint64_t* columns1, KeyedSums& sums) {
   for (std::size_t t = 0; 8 * t < element_bytes; ++t) {
-    const std::uint64_t key0 = row0 + t * 0x9E3779B97F4A7C15ULL, key1 = row1 + t * 0x9E3779B97F4A7C15ULL;
+    const std::uint64_t key0 = row0 + word_key(t), key1 = row1 + word_key(t);
     const unsigned char* word = row + 8 * t;
     if (element_bytes == 8)
       add_words(word, 8, 8, columns, key0, key1, columns0, columns1, sums);

@@ -55,8 +55,8 @@ DISTARRAY_AVX2 void add_vectors(const unsigned char* row, index_t vectors, std::
                                 std::uint64_t row1, const std::uint64_t* columns0,
                                 const std::uint64_t* columns1, KeyedSums& sums) {
   for (std::size_t t = 0; 8 * t < Bytes; ++t) {
-    const __m256i key0 = _mm256_set1_epi64x(std::int64_t(row0 + t * 0x9E3779B97F4A7C15ULL));
-    const __m256i key1 = _mm256_set1_epi64x(std::int64_t(row1 + t * 0x9E3779B97F4A7C15ULL));
+    const __m256i key0 = _mm256_set1_epi64x(std::int64_t(row0 + word_key(t)));
+    const __m256i key1 = _mm256_set1_epi64x(std::int64_t(row1 + word_key(t)));
     __m256i sum0 = _mm256_setzero_si256(), sum1 = _mm256_setzero_si256();
     for (index_t j = 0; j < vectors; j += 4) {
       const __m256i w = words<Bytes>(row, j, t);

@@ -51,6 +51,10 @@ inline std::uint64_t keyed_mix(std::uint64_t x) {
   return x + std::uint64_t(std::uint32_t(x)) * std::uint64_t(std::uint32_t(x >> 32));
 }
 
+/// What word `t` of an element adds to the element's key (both kernels of
+/// keyed_row_kernels.hpp): t times splitmix64's increment.
+inline constexpr std::uint64_t word_key(std::size_t t) { return std::uint64_t(t) * 0x9E3779B97F4A7C15ULL; }
+
 /// The two sums of format 3 over some elements (added over ranks).
 struct KeyedSums {
   std::uint64_t set0 = 0, set1 = 0;
