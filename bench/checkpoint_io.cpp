@@ -6,7 +6,8 @@
 // Rows: a series step saved and restored in the same layout, restored into
 // another layout on another rank count (also against bare reads of that
 // layout's own hyperslabs: whole blocks, strided, in one selection), the
-// single-array save (which reads its file back before the rename), and
+// single-array save (which reads its file back before the rename), restores
+// that skip the checksum (RestoreOptions::verify_checksum), and
 // shuffle+deflate on a smooth field and on random data (file size and time
 // against uncompressed).
 // Reads run twice: warm (the file in the page cache, as just written) and
@@ -29,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -195,10 +197,13 @@ int run(int argc, char** argv) {
                               {H5FD_MPIO_INDEPENDENT, &bare_read.independent}})
       *time = median_slowest_seconds(MPI_COMM_WORLD, reps, before(bare),
                                      [&] { bare_hdf5(bare, b, false, mode); });
-    const double step_read =
-        median_slowest_seconds(MPI_COMM_WORLD, reps, before(series), [&] { restore_step(series, "a", b); });
-    const double other_read = median_slowest_seconds(MPI_COMM_WORLD, reps, before(series),
-                                                     [&] { restore_step(series, "a", other); });
+    const auto restore_time = [&](Array& into, const RestoreOptions& options) {
+      return median_slowest_seconds(MPI_COMM_WORLD, reps, before(series),
+                                    [&] { restore_step(series, "a", into, std::nullopt, options); });
+    };
+    const RestoreOptions unchecked{.verify_checksum = false};
+    const double step_read = restore_time(b, {}), step_unchecked = restore_time(b, unchecked);
+    const double other_read = restore_time(other, {}), other_unchecked = restore_time(other, unchecked);
     check(other, "restore_step into another layout");
     Bare bare_other{};  // what a user writes by hand: a read straight into that layout
     for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_other.collective},
@@ -208,7 +213,9 @@ int run(int argc, char** argv) {
     check(other, "the bare read into another layout");
     const std::string cache = cold ? "cold: " : "warm: ";
     row(cache + "series step restore, block,*", step_read, bare_read, a);
+    row(cache + "  the same, checksum skipped", step_unchecked, bare_read, a);
     row(cache + "restore into cyclic(64),cyclic(64) on 1x" + q, other_read, bare_read, a);
+    row(cache + "  the same, checksum skipped", other_unchecked, bare_read, a);
     row(cache + "  the same against bare reads into that layout", other_read, bare_other, a);
   }
   // Compression: a smooth field (a) and random data, deflate(4) against uncompressed.

@@ -1,18 +1,22 @@
 // Restores into another layout by row groups (io/detail/row_groups.hpp):
 // groups of a few rows, so that small arrays have many of them, a shorter
 // last one and groups in which some ranks read no rows, give the array saved
-// and the checksum of the whole; which layouts go by groups; and a restore
-// through the public API large enough to take that path.
+// and the checksum of the whole; which layouts go by groups; a restore
+// through the public API large enough to take that path, and one that skips
+// the checksum on that path and through whole slabs.
 
 #include <distarray/io/checkpoint.hpp>
 
 #include "mpi/pattern.hpp"
+#include "mpi/throws.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include <complex>
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -101,6 +105,56 @@ TEST(Checkpoint, RestoreIntoAnotherLayoutGoesByRowGroupsWhenLarge) {
   save(path, "a", a);
   restore(path, "a", b);
   EXPECT_EQ(mismatches(b), 0);
+  if (world_rank() == 0) std::remove(path.c_str());
+}
+
+/// Elements of `a` unlike the pattern, over all ranks, and whether the one
+/// at row-major global index `changed` (the only one allowed to differ) holds `value`.
+template <class T, int D, class O>
+std::pair<index_t, bool> differences(const DistArray<T, D, Kokkos::HostSpace, O>& a, index_t changed,
+                                     T value) {
+  index_t bad = mismatches(a);
+  int seen = 1;  // on the rank owning `changed`: whether it holds `value`
+  for (index_t i = 0; i < a.local_size(); ++i) {
+    const Index<D> g = a.global_index(a.local_index(i));
+    if (row_major_offset(g, a.layout().shape()) == changed) seen = a.local().data()[i] == value;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return {bad, seen == 1};
+}
+
+TEST(Checkpoint, ASkippedChecksumRestoresTheFileAsItIs) {
+  const index_t group = *detail::row_group_rows(Layout<2>::parse("*,* on 1x1", {1 << 30, 1024}), 4, ranks());
+  const Index<2> shape{group + 5, 1024};
+  DistArray<float, 2> a(Layout<2>::parse("block,* on " + p() + "x1", shape), MPI_COMM_WORLD);
+  testing::fill_pattern(a);
+  const std::string path = file("skipped");
+  save(path, "a", a);
+  // One element of the second group changed behind the checksum's back.
+  const index_t changed = (group + 2) * 1024 + 100;
+  const float value = -1.5f;
+  if (world_rank() == 0) {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+    const haddr_t offset = H5Dget_offset(ds);
+    H5Dclose(ds);
+    H5Fclose(f);
+    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+    io.seekp(std::streamoff(offset + changed * index_t(sizeof(float))));
+    io.write(reinterpret_cast<const char*>(&value), sizeof value);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  DistArray<float, 2> by_groups(Layout<2>::parse("cyclic(3),cyclic(64) on 1x" + p(), shape), MPI_COMM_WORLD);
+  DistArray<float, 2, Kokkos::HostSpace, Kokkos::LayoutLeft> by_slabs(
+      Layout<2>::parse("cyclic(2),block on " + p() + "x1", shape), MPI_COMM_WORLD);
+  ASSERT_TRUE(detail::row_group_rows(by_groups.layout(), sizeof(float), ranks()));
+  testing::expect_throw_on_every_rank([&] { restore(path, "a", by_groups); }, "checksum mismatch");
+  testing::expect_throw_on_every_rank([&] { restore(path, "a", by_slabs); }, "checksum mismatch");
+  restore(path, "a", by_groups, {.verify_checksum = false});
+  EXPECT_EQ(differences(by_groups, changed, value), std::make_pair(index_t(1), true));
+  restore(path, "a", by_slabs, {.verify_checksum = false});
+  EXPECT_EQ(differences(by_slabs, changed, value), std::make_pair(index_t(1), true));
   if (world_rank() == 0) std::remove(path.c_str());
 }
 

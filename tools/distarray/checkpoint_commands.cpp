@@ -112,7 +112,7 @@ int run_save(int argc, char** argv, MPI_Comm comm) {
 }
 
 int run_restore(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"file", "dataset", "array", "step", "to"}, {"verify"});
+  const Args args(argc, argv, 2, {"file", "dataset", "array", "step", "to"}, {"verify", "skip-checksum"});
   if (!args.has("file") || !args.has("to")) throw UsageError("restore needs --file and --to");
   const std::string path = args.get("file", "");
   const bool series = series_mode(args);
@@ -139,10 +139,11 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
     DistArray<T, D> a(Layout<D>::parse(args.get("to", ""), extents), comm);
     const double start = MPI_Wtime();
     index_t shift = 0;  // the step restored
+    const RestoreOptions options{.verify_checksum = !args.has("skip-checksum")};
     if (series)
-      shift = index_t(restore_step(path, name, a, step));
+      shift = index_t(restore_step(path, name, a, step, options));
     else
-      restore(path, name, a);
+      restore(path, name, a, options);
     print_io("restored '" + name + "'" + (series ? " step " + std::to_string(shift) : "") + " (" +
                  info.element_type + " " + shape_text(info.shape) + ") from",
              a.layout().to_string(), path, element_count(extents) * index_t(sizeof(T)), MPI_Wtime() - start,

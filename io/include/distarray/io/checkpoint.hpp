@@ -34,6 +34,7 @@
 #include <distarray/io/detail/hdf5_file.hpp>
 #include <distarray/io/detail/temporary_file.hpp>
 #include <distarray/io/element_type.hpp>
+#include <distarray/io/restore_options.hpp>
 
 #include <functional>
 #include <string>
@@ -108,8 +109,10 @@ DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MP
 /// warning on stderr: nothing verifies it.  When the data cannot be read or
 /// its checksum differs, CheckpointError, and `into` may hold part of it
 /// (a layout other than the file's is filled row group by row group).
+/// `options.verify_checksum = false` skips the checksum (restore_options.hpp).
 template <class T, int D, class M, class O>
-void restore(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into) {
+void restore(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
+             const RestoreOptions& options = {}) {
   detail::Hdf5File file;
   try {
     file = detail::Hdf5File::open(path, into.comm());
@@ -117,7 +120,7 @@ void restore(const std::string& path, const std::string& name, DistArray<T, D, M
     throw CheckpointError(std::string(e.what()) + " (restoring dataset '" + name + "')");
   }
   const auto ds = file.open_dataset(name);
-  detail::read_array(file, ds.get(), name, into);
+  detail::read_array(file, ds.get(), name, into, options);
 }
 
 }  // namespace distarray

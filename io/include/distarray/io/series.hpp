@@ -116,16 +116,17 @@ std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step,
 /// Fills `into` (any layout, storage order and rank count) from array
 /// `name` of step `step`, by default the latest complete one; returns the
 /// step read.  Collective.  As restore(): on a read error or a checksum
-/// mismatch `into` may hold part of the data.
+/// mismatch `into` may hold part of the data; `options` as restore()'s.
 template <class T, int D, class M, class O>
 std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
-                           std::optional<std::uint64_t> step = std::nullopt) {
+                           std::optional<std::uint64_t> step = std::nullopt,
+                           const RestoreOptions& options = {}) {
   detail::RollbackJournal::recover(path, into.comm());
   const auto file = detail::Hdf5File::open(path, into.comm());
   std::uint64_t chosen = 0;
   const std::string dataset = detail::choose_step(file, step, chosen) + "/" + name;
   const auto ds = file.open_dataset(dataset);
-  detail::read_array(file, ds.get(), dataset, into);
+  detail::read_array(file, ds.get(), dataset, into, options);
   return chosen;
 }
 

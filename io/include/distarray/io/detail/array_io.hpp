@@ -14,6 +14,7 @@
 #include <distarray/io/detail/row_groups.hpp>
 #include <distarray/io/detail/slab_transfer.hpp>
 #include <distarray/io/element_type.hpp>
+#include <distarray/io/restore_options.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -109,10 +110,12 @@ ReadBack write_array(const Hdf5File& file, const std::string& name, const DistAr
 }
 
 /// Fills `into` (any layout, storage order and rank count) from the open
-/// dataset `ds` named `name` of `file`, checking type, shape and checksum.
-/// Collective.  A dataset without a checksum is read with a warning.
+/// dataset `ds` named `name` of `file`, checking type, shape and, unless
+/// `options` say not to, checksum.  Collective.  A dataset without a checksum
+/// is read with a warning.
 template <class T, int D, class M, class O>
-void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArray<T, D, M, O>& into) {
+void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArray<T, D, M, O>& into,
+                const RestoreOptions& options) {
   const std::string where = "checkpoint '" + file.path() + "', dataset '" + name + "': ";
   const DatasetMeta meta = read_meta(file, ds, name);
   if (meta.element_type != element_type_name<T>())
@@ -122,27 +125,29 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
   if (meta.shape != expected)
     throw CheckpointError(where + "has shape " + shape_text(meta.shape) + ", the array has shape " +
                           shape_text(expected));
-  const bool keyed = meta.checksum && meta.format_version >= 3;
-  const auto verify = [&](std::uint64_t found) {
-    if (found != *meta.checksum)
+  const bool verified = options.verify_checksum && meta.checksum;
+  const bool keyed = verified && meta.format_version >= 3;
+  // Compares the checksum of what was read, `found()`, with the saved one.
+  const auto check = [&](const auto& found) {
+    if (verified && found() != *meta.checksum)
       throw CheckpointError(where + "checksum mismatch: the data differs from what was saved");
+    if (!meta.checksum && options.verify_checksum) warn_unverified(file.path(), name, into.comm());
   };
   if constexpr (by_row_groups<M, O>) {
     const int ranks = ranks_of(into.comm());
     const auto group = row_group_rows(into.layout(), sizeof(T), ranks);
-    if (keyed && group && !is_file_slab(into, ranks)) {  // groups need format 3's row keys
-      verify(keyed_checksum(read_by_row_groups(file, ds, name, meta.element_type, into, *group),
-                            meta.element_type, meta.shape, into.comm()));
+    if ((keyed || !verified) && group && !is_file_slab(into, ranks)) {  // groups hash by format 3's row keys
+      const KeyedSums sums = read_by_row_groups(file, ds, name, meta.element_type, into, *group, keyed);
+      check([&] { return keyed_checksum(sums, meta.element_type, meta.shape, into.comm()); });
       return;
     }
   }
   FileSlab<T, D> slab = file_slab_for(into);
   const KeyedSums sums = read_slab(file, ds, name, meta.element_type, slab, keyed);
-  if (meta.checksum)
-    verify(keyed ? keyed_checksum(sums, meta.element_type, meta.shape, into.comm())
-                 : global_checksum(slab, into.comm(), meta.format_version));
-  else
-    warn_unverified(file.path(), name, into.comm());
+  check([&] {
+    return keyed ? keyed_checksum(sums, meta.element_type, meta.shape, into.comm())
+                 : global_checksum(slab, into.comm(), meta.format_version);
+  });
   from_file_slab(slab, into);
 }
 

@@ -82,10 +82,10 @@ Layout<D> group_layout(const Layout<D>& layout, index_t count) {
 
 /// Reads dataset `ds` (`name`, of element type `type`) of `file` into `into`
 /// by groups of `group` rows; returns this rank's format 3 sums of what it
-/// read.  Collective.  When it throws, `into` may hold part of the data.
+/// read when `hashed`.  Collective.  When it throws, `into` may hold part of the data.
 template <class T, int D>
 KeyedSums read_by_row_groups(const Hdf5File& file, hid_t ds, const std::string& name, const std::string& type,
-                             DistArray<T, D, Kokkos::HostSpace>& into, index_t group) {
+                             DistArray<T, D, Kokkos::HostSpace>& into, index_t group, bool hashed = true) {
   const MPI_Comm comm = into.comm();
   const int ranks = ranks_of(comm);
   const index_t rows = into.layout().shape()[0];
@@ -117,7 +117,7 @@ KeyedSums read_by_row_groups(const Hdf5File& file, hid_t ds, const std::string& 
       target = Target::wrap(group_layout(into.layout(), count), comm, into.local().data());
     }
     slab.row_offset = first;
-    sums += read_slab(file, ds, name, type, slab);
+    sums += read_slab(file, ds, name, type, slab, hashed);
     Target rows_of_group =
         target.with_memory(into.local().data() + into.layout().dist(0).local_index(first) * local_row);
     (count < group ? *last : *full).execute(slab.array, rows_of_group);

@@ -69,7 +69,9 @@ KeyedSums read_slab(const Hdf5File& file, hid_t ds, const std::string& name, con
                     const FileSlab<T, D>& slab, bool hashed = true) {
   const KeyedSummer<T, D> hash(slab.layout, *slab.array.grid().coord(), slab.row_offset);
   KeyedSums sums;
-  for_each_band(slab, file.storage_of(ds), [&](LocalRows band, std::uint64_t, std::uint64_t) {
+  // Unhashed, nothing needs to stay in cache: one transfer, as for a compressed dataset.
+  const auto storage = hashed ? file.storage_of(ds) : std::pair<std::uint64_t, std::uint64_t>{0, 0};
+  for_each_band(slab, storage, [&](LocalRows band, std::uint64_t, std::uint64_t) {
     file.read(ds, name, type, slab.pieces(band), slab.extents(band), slab.data(band.first));
     if (hashed) sums += hash(slab.data(), band);
   });
