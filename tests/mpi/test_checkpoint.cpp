@@ -5,6 +5,7 @@
 #include <distarray/io/checkpoint.hpp>
 
 #include "mpi/pattern.hpp"
+#include "mpi/raw_damage.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -158,17 +159,8 @@ TEST(Checkpoint, BadInputRaisesOnEveryRank) {
   // Flipped bytes in the data: the checksum notices.
   const std::string flipped = file("flipped");
   save(flipped, "a", a);
-  if (world_rank() == 0) {
-    const hid_t f = H5Fopen(flipped.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
-    const haddr_t offset = H5Dget_offset(ds);
-    H5Dclose(ds);
-    H5Fclose(f);
-    std::fstream io(flipped, std::ios::in | std::ios::out | std::ios::binary);
-    io.seekp(std::streamoff(offset) + 17);
-    io.put(char(0x5a));
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  const char flip = 0x5a;
+  testing::overwrite_raw_data(flipped, "a", 17, &flip, 1);
   expect_checkpoint_error([&] { restore(flipped, "a", a); }, {flipped, "dataset 'a'", "checksum mismatch"});
 
   // Crafted attributes (found by fuzz_checkpoint_meta): an array where one

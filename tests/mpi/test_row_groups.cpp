@@ -8,15 +8,14 @@
 #include <distarray/io/checkpoint.hpp>
 
 #include "mpi/pattern.hpp"
+#include "mpi/raw_damage.hpp"
 #include "mpi/throws.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
-#include <hdf5.h>
 
 #include <complex>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -134,17 +133,7 @@ TEST(Checkpoint, ASkippedChecksumRestoresTheFileAsItIs) {
   // One element of the second group changed behind the checksum's back.
   const index_t changed = (group + 2) * 1024 + 100;
   const float value = -1.5f;
-  if (world_rank() == 0) {
-    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
-    const haddr_t offset = H5Dget_offset(ds);
-    H5Dclose(ds);
-    H5Fclose(f);
-    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
-    io.seekp(std::streamoff(offset + changed * index_t(sizeof(float))));
-    io.write(reinterpret_cast<const char*>(&value), sizeof value);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
+  testing::overwrite_raw_data(path, "a", changed * index_t(sizeof(float)), &value, sizeof value);
   DistArray<float, 2> by_groups(Layout<2>::parse("cyclic(3),cyclic(64) on 1x" + p(), shape), MPI_COMM_WORLD);
   DistArray<float, 2, Kokkos::HostSpace, Kokkos::LayoutLeft> by_slabs(
       Layout<2>::parse("cyclic(2),block on " + p() + "x1", shape), MPI_COMM_WORLD);
