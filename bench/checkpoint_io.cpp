@@ -123,6 +123,15 @@ struct Bare {
   double collective, independent;
 };
 
+/// The bare write or read of `a` to or from `path`, timed both ways, `before` each repetition.
+template <class Before>
+Bare bare_times(int reps, Before&& before, const std::string& path, Array& a, bool write) {
+  const auto timed = [&](H5FD_mpio_xfer_t mode) {
+    return median_slowest_seconds(MPI_COMM_WORLD, reps, before, [&] { bare_hdf5(path, a, write, mode); });
+  };
+  return {timed(H5FD_MPIO_COLLECTIVE), timed(H5FD_MPIO_INDEPENDENT)};
+}
+
 void row(const std::string& what, double seconds, const Bare& bare, const Array& a) {
   const double floor = std::min(bare.collective, bare.independent);
   if (rank() == 0)
@@ -165,11 +174,7 @@ int run(int argc, char** argv) {
     };
   };
   std::uint64_t step = 0;
-  Bare bare_write{};
-  for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_write.collective},
-                            {H5FD_MPIO_INDEPENDENT, &bare_write.independent}})
-    *time =
-        median_slowest_seconds(MPI_COMM_WORLD, reps, remove(bare), [&] { bare_hdf5(bare, a, true, mode); });
+  const Bare bare_write = bare_times(reps, remove(bare), bare, a, true);
   const double step_write = median_slowest_seconds(MPI_COMM_WORLD, reps, remove(series), [&] {
     Series s(series, MPI_COMM_WORLD);
     s.begin_step(++step, {{"time", 1.0}});
@@ -192,11 +197,7 @@ int run(int argc, char** argv) {
         if (cold) evict(f);
       };
     };
-    Bare bare_read{};
-    for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_read.collective},
-                              {H5FD_MPIO_INDEPENDENT, &bare_read.independent}})
-      *time = median_slowest_seconds(MPI_COMM_WORLD, reps, before(bare),
-                                     [&] { bare_hdf5(bare, b, false, mode); });
+    const Bare bare_read = bare_times(reps, before(bare), bare, b, false);
     const auto restore_time = [&](Array& into, const RestoreOptions& options) {
       return median_slowest_seconds(MPI_COMM_WORLD, reps, before(series),
                                     [&] { restore_step(series, "a", into, std::nullopt, options); });
@@ -205,11 +206,8 @@ int run(int argc, char** argv) {
     const double step_read = restore_time(b, {}), step_unchecked = restore_time(b, unchecked);
     const double other_read = restore_time(other, {}), other_unchecked = restore_time(other, unchecked);
     check(other, "restore_step into another layout");
-    Bare bare_other{};  // what a user writes by hand: a read straight into that layout
-    for (auto [mode, time] : {std::pair{H5FD_MPIO_COLLECTIVE, &bare_other.collective},
-                              {H5FD_MPIO_INDEPENDENT, &bare_other.independent}})
-      *time = median_slowest_seconds(MPI_COMM_WORLD, reps, before(bare),
-                                     [&] { bare_hdf5(bare, other, false, mode); });
+    // What a user writes by hand: a read straight into that layout.
+    const Bare bare_other = bare_times(reps, before(bare), bare, other, false);
     check(other, "the bare read into another layout");
     const std::string cache = cold ? "cold: " : "warm: ";
     row(cache + "series step restore, block,*", step_read, bare_read, a);
