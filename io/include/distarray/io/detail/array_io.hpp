@@ -136,7 +136,8 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
   if constexpr (by_row_groups<M, O>) {
     const int ranks = ranks_of(into.comm());
     const auto group = row_group_rows(into.layout(), sizeof(T), ranks);
-    if ((keyed || !verified) && group && !is_file_slab(into, ranks)) {  // groups hash by format 3's row keys
+    // Not when verifying a format 1 or 2 checksum: groups hash by format 3's row keys.
+    if ((keyed || !verified) && group && !is_file_slab(into, ranks)) {
       const KeyedSums sums = read_by_row_groups(file, ds, name, meta.element_type, into, *group, keyed);
       check([&] { return keyed_checksum(sums, meta.element_type, meta.shape, into.comm()); });
       return;
