@@ -20,6 +20,7 @@
 #include <distarray/io.hpp>
 #include <driver_main.hpp>
 #include <median_timing.hpp>
+#include "io_bench_args.hpp"
 
 #include <fcntl.h>
 #include <hdf5.h>
@@ -28,7 +29,6 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <random>
@@ -142,17 +142,13 @@ void row(const std::string& what, double seconds, const Bare& bare, const Array&
 int run(int argc, char** argv) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  index_t mib = 256;
-  int reps = 3;
-  std::string dir = ".";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--mib")) mib = std::stol(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--reps")) reps = std::stoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--dir")) dir = argv[i + 1];
-  }
-  const index_t cols = 4096, rows = mib * (1 << 20) / 8 / cols;
+  const IoBenchArgs args = parse_io_bench_args(argc, argv, {});
+  const index_t mib = args.mib;
+  const int reps = args.reps;
+  const std::string dir = args.dir;
+  const Index<2> shape = args.shape();
+  const index_t rows = shape[0], cols = shape[1];
   const std::string p = std::to_string(size), q = std::to_string(std::max(1, size - 1));
-  const Index<2> shape{rows, cols};
   const auto rows_layout = Layout<2>::parse("block,* on " + p + "x1", shape);
   Array a(rows_layout, MPI_COMM_WORLD), b(rows_layout, MPI_COMM_WORLD);
   Array other(Layout<2>::parse("cyclic(64),cyclic(64) on 1x" + q, shape), MPI_COMM_WORLD);

@@ -1,0 +1,32 @@
+#pragma once
+// The options both checkpoint benchmarks take (checkpoint_io.cpp,
+// checksum_floor.cpp): --mib, the array's size in all (rows of 4096
+// doubles), --reps and --dir, where their files go.
+
+#include <distarray/core.hpp>
+
+#include <cstring>
+#include <string>
+
+namespace distarray {
+
+struct IoBenchArgs {
+  index_t mib = 256;
+  int reps = 3;
+  std::string dir = ".";
+
+  /// The array's global shape: rows of 4096 doubles, `mib` MiB in all.
+  Index<2> shape() const { return {mib * (1 << 20) / 8 / 4096, 4096}; }
+};
+
+/// `defaults` with what argv sets.
+inline IoBenchArgs parse_io_bench_args(int argc, char** argv, IoBenchArgs args) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--mib")) args.mib = std::stol(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--reps")) args.reps = std::stoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--dir")) args.dir = argv[i + 1];
+  }
+  return args;
+}
+
+}  // namespace distarray
