@@ -67,13 +67,22 @@ Described describe(const std::exception_ptr& e) {
 
 }  // namespace
 
-void agree_on_error(MPI_Comm comm, std::exception_ptr local) {
+void agree_on_error(MPI_Comm comm, std::exception_ptr local) { agree_on_error(comm, local, 0, ""); }
+
+void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what) {
   int rank = 0, size = 1;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
-  int first = local ? rank : size;
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
-  if (first == size) return;
+  // One maximum over {size - lowest failing rank, value, -value}.
+  long reduced[3] = {local ? long(size - rank) : 0, value, -value};
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, reduced, 3, MPI_LONG, MPI_MAX, comm));
+  if (reduced[0] == 0) {
+    if (reduced[1] != -reduced[2])
+      throw UsageError("ranks disagree on " + what + ": from " + std::to_string(-reduced[2]) + " to " +
+                       std::to_string(reduced[1]) + " on different ranks; nothing was done");
+    return;
+  }
+  const int first = size - int(reduced[0]);
   Described d;
   if (rank == first) {
     d = describe(local);

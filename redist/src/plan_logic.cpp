@@ -9,6 +9,7 @@
 #include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/plan_logic.hpp>
 
+#include <exception>
 #include <tuple>
 
 namespace distarray {
@@ -88,6 +89,7 @@ PlanLogic<D>::PlanLogic(const Layout<D>& from, const Layout<D>& to, MPI_Comm com
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   try {
     DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
+    DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm_, &control_comm_));
     build_steps(orders, element_bytes);
   } catch (...) {
     free_communicators();
@@ -107,6 +109,7 @@ void PlanLogic<D>::free_communicators() {
   if (finalized) return;
   grid_.reset();  // its communicators are derived from comm_
   if (destination_comm_ != MPI_COMM_NULL) MPI_Comm_free(&destination_comm_);
+  if (control_comm_ != MPI_COMM_NULL) MPI_Comm_free(&control_comm_);
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
@@ -208,11 +211,18 @@ void PlanLogic<D>::check_arrays(const Layout<D>& source, MPI_Comm source_comm, c
     problem =
         array_problem(destination, destination_comm, to_, this->destination_comm(), "destination",
                       destination_comm_ != MPI_COMM_NULL ? " (create it on Plan::destination_comm())" : "");
-  int ok = problem.empty();
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm_));
-  if (!ok)
-    throw ShapeMismatch(
-        problem.empty() ? "plan executed with a wrong array on another rank; nothing was moved" : problem);
+  if (!problem.empty()) throw ShapeMismatch(problem);
+}
+
+template <int D>
+void PlanLogic<D>::agree_to_start(std::size_t arrays, const std::function<void()>& checks) const {
+  std::exception_ptr refusal;
+  try {
+    checks();
+  } catch (...) {
+    refusal = std::current_exception();
+  }
+  detail::agree_on_error(control_comm_, refusal, long(arrays), "the number of arrays to move");
 }
 
 template <int D>

@@ -50,8 +50,7 @@ Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
            Encoding encoding, EngineMemo memo)
     : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
                                                    options.max_message_bytes, send.messages, recv.messages})),
-      buffers_(std::move(buffers)),
-      batches_(choice.engine != ExchangeEngine::encoded) {
+      buffers_(std::move(buffers)) {
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &shape_->rank));
   exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoding), std::move(memo));
 }

@@ -23,6 +23,10 @@ namespace distarray::detail {
 /// Collective: rethrows on every rank the error `local` (null where this rank
 /// succeeded) of the lowest rank that has one; returns where none has.
 void agree_on_error(MPI_Comm comm, std::exception_ptr local);
+/// The same, and where no rank has an error, a UsageError on every rank
+/// unless every rank passed the same `value` (`what` names it in the message):
+/// for counts that decide how many collectives follow.  One reduction.
+void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what);
 
 /// Collective: f() on every rank; its result where all succeeded, else the
 /// same typed error on every rank.  f must not call collectives on `comm`.

@@ -12,7 +12,9 @@
 // conjugation and the transposition happen inside the pack and unpack
 // kernels of one exchange step (element_op.hpp): no extra pass.  beta = 0
 // never reads B; alpha = 0 never reads A (and sends nothing); alpha = 1,
-// beta = 0, op none is a redistribution.
+// beta = 0, op none is a redistribution.  Every exchange engine but
+// `encoded` moves it (UsageError on every rank: its receivers place data by
+// headers only a Plan builds); transforms that scale go by alltoallv or p2p.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -75,29 +77,35 @@ class MatrixTransform {
       : logic_(std::make_unique<detail::MatrixTransformLogic>(a, a_at, b, b_at, extent, op, comm)),
         executions_(executions),
         destination_(logic_->tables().recv) {
-    const bool conjugates = op == MatrixOp::conjugate_transpose && detail::is_kokkos_complex<T>::value;
+    const bool conjugates = op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value;
     if (executions == MatrixExecutions::copies_only && conjugates)
       throw UsageError("MatrixTransform: a conjugate transpose is not a plain copy");
+    if (options.exchange == ExchangeEngine::encoded)
+      throw UsageError(
+          "MatrixTransform: the encoded engine places what it receives by message headers, which only a Plan "
+          "builds; choose another exchange engine");
     if (executions == MatrixExecutions::any && options.exchange != ExchangeEngine::p2p)
       options.exchange = ExchangeEngine::alltoallv;  // the others move sides in place, unscaled
     step_ = detail::make_step<T, MemorySpace>(logic_->comm(), 0, logic_->tables().send, logic_->tables().recv,
                                               options);
+    report_.exchange = step_->engine();
   }
 
   /// B = alpha*op(A) + beta*B on this rank's local arrays `a` and `b` (with
   /// their leading dimensions; null where this rank holds none).  Collective.
   void execute(T alpha, const T* a, T beta, T* b) {
+    const detail::ScaledCopy<T> op{alpha, beta, logic_->op() == MatrixOp::conjugate_transpose};
+    if (executions_ == MatrixExecutions::copies_only && !op.plain())
+      throw UsageError("MatrixTransform: alpha must be 1 and beta 0 in a transform built for copies only");
     if (alpha == T(0)) {  // B = beta*B: A is neither read nor sent
       if (beta != T(1)) destination_.scale_all(b, beta);
       Kokkos::fence();
       return;
     }
-    const detail::ScaledCopy<T> op{alpha, beta, logic_->op() == MatrixOp::conjugate_transpose};
-    if (executions_ == MatrixExecutions::copies_only && !op.plain())
-      throw UsageError("MatrixTransform: alpha must be 1 and beta 0 in a transform built for copies only");
     step_->set_element_op(op.plain() ? nullptr : &op);
     step_->execute(a, b, report_);
     ++report_.executions;
+    report_.exchange = step_->engine();  // an automatic engine settles after a few executions
   }
   /// B = op(A).
   void execute(const T* a, T* b) { execute(T(1), a, T(0), b); }

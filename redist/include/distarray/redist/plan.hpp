@@ -96,26 +96,32 @@ class Plan {
   /// The same for k arrays of the plan's layouts, moved together: one
   /// exchange per step, one message per peer holding all k pieces (the
   /// first such execution of a step builds its peer graph; intermediate
-  /// blocks grow to k).  UsageError when the counts differ, and for k > 1
-  /// on the encoded engine.
+  /// blocks grow to k).  UsageError on every rank when the counts differ
+  /// (here or between ranks) and for k > 1 on the encoded engine;
+  /// ShapeMismatch on every rank when any rank passes a wrong array.
   Request start(std::span<const source_type> in, std::span<destination_type> out,
                 const execution_space& exec = execution_space()) {
-    if (flight_->in_flight())
-      throw UsageError(
-          "Plan::start: this plan's previous execution is in flight; wait() for its request first");
-    if (in.size() != out.size())
-      throw UsageError("Plan::start: " + std::to_string(in.size()) + " source arrays but " +
-                       std::to_string(out.size()) + " destination arrays");
-    if (in.empty()) return Request();
-    for (const auto& step : steps_)
-      if (in.size() > 1 && !step->batches())
+    // Every refusal is agreed before anything starts: a rank outside the
+    // grids has no steps (its execution completes inside start) and must
+    // refuse exactly when the others do.
+    logic_.agree_to_start(in.size(), [&] {
+      if (flight_->in_flight())
+        throw UsageError(
+            "Plan::start: this plan's previous execution is in flight; wait() for its request first");
+      if (in.size() != out.size())
+        throw UsageError("Plan::start: " + std::to_string(in.size()) + " source arrays but " +
+                         std::to_string(out.size()) + " destination arrays");
+      if (in.size() > 1 && options().exchange == ExchangeEngine::encoded)
         throw UsageError(
             "Plan::start: the encoded engine cannot move several arrays at once (its receivers have no "
             "receive table to place k pieces by); build the plan with another exchange engine");
+      for (std::size_t j = 0; j < in.size(); ++j)
+        logic_.check_arrays(in[j].layout(), in[j].comm(), out[j].layout(), out[j].comm());
+    });
+    if (in.empty()) return Request();
     std::vector<const void*> sources;
     std::vector<std::vector<void*>> targets(std::max<std::size_t>(steps_.size(), 1));
     for (std::size_t j = 0; j < in.size(); ++j) {
-      logic_.check_arrays(in[j].layout(), in[j].comm(), out[j].layout(), out[j].comm());
       sources.push_back(in[j].local().data());
       targets.back().push_back(out[j].local().data());
     }

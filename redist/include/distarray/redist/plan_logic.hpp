@@ -25,6 +25,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -68,11 +69,17 @@ class PlanLogic {
   /// The communicator to create destination arrays on: comm(), renumbered
   /// when the strategy chose a Kalns-Ni processor mapping.
   MPI_Comm destination_comm() const { return destination_comm_ != MPI_COMM_NULL ? destination_comm_ : comm_; }
-  /// Collective: throws ShapeMismatch on every rank, before any exchange
-  /// (where the others would wait forever), when any rank's source or
-  /// destination array (given by layout and communicator) is not this plan's.
+  /// Throws ShapeMismatch when this rank's source or destination array
+  /// (given by layout and communicator) is not this plan's.  Not collective.
   void check_arrays(const Layout<D>& source, MPI_Comm source_comm, const Layout<D>& destination,
                     MPI_Comm destination_comm) const;
+  /// Collective, before an execution of `arrays` arrays starts anything:
+  /// runs this rank's `checks`, then every rank throws the same error (the
+  /// lowest refusing rank's) when any rank's checks threw, and a UsageError
+  /// when ranks pass different numbers of arrays.  The agreement has its own
+  /// communicator: a step of the execution in flight may still have
+  /// collectives pending on comm() on some ranks and not on others.
+  void agree_to_start(std::size_t arrays, const std::function<void()>& checks) const;
   /// The 1-D schedule method of each dimension, e.g. "hsu-chung,aspen".
   std::string schedule_names() const;
 
@@ -85,6 +92,7 @@ class PlanLogic {
   std::shared_ptr<Wisdom> wisdom_;  // before strategy_: the cost model may come from it
   Strategy<D> strategy_;
   MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm control_comm_ = MPI_COMM_NULL;      // agree_to_start's
   MPI_Comm destination_comm_ = MPI_COMM_NULL;  // renumbered destinations only
   std::unique_ptr<ProcGrid<D>> grid_;          // indirect: the grid's sub-communicators
   std::vector<StepLogic> steps_;

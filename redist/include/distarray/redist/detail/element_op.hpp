@@ -11,20 +11,27 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <complex>
 #include <type_traits>
 
 namespace distarray::detail {
 
+/// True for the complex types the library accepts: std::complex and
+/// Kokkos::complex of float or double.
 template <class T>
-struct is_kokkos_complex : std::false_type {};
+struct is_complex : std::false_type {};
 template <class R>
-struct is_kokkos_complex<Kokkos::complex<R>> : std::true_type {};
+struct is_complex<Kokkos::complex<R>> : std::true_type {};
+template <class R>
+struct is_complex<std::complex<R>> : std::true_type {};
 
-/// The complex conjugate of v; v itself for a real or integer type.
+/// The complex conjugate of v; v itself for a real or integer type.  Built
+/// from real() and imag() (constexpr members of both complex types) rather
+/// than std::conj, which device code cannot call.
 template <class T>
 KOKKOS_INLINE_FUNCTION T conjugate_of(const T& v) {
-  if constexpr (is_kokkos_complex<T>::value)
-    return Kokkos::conj(v);
+  if constexpr (is_complex<T>::value)
+    return T(v.real(), -v.imag());
   else
     return v;
 }
@@ -49,7 +56,7 @@ struct ScaledCopy {
       b = v + beta * b;
   }
   /// True when the copy is a plain one (the kernels then take the fast path).
-  bool plain() const { return alpha == T(1) && beta == T(0) && !(conjugate && is_kokkos_complex<T>::value); }
+  bool plain() const { return alpha == T(1) && beta == T(0) && !(conjugate && is_complex<T>::value); }
 };
 
 }  // namespace distarray::detail

@@ -46,7 +46,8 @@ class Step {
   /// to the space's execution_space, living until completion), or null.
   void start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec = nullptr);
   /// Before a batched start of k > 1 arrays: builds what it needs (the
-  /// buffers, the peer graph).  Collective over the step's communicator.
+  /// buffers, the peer graph).  Collective over the step's communicator;
+  /// not for the encoded engine (Plan::start refuses k > 1 there).
   void prepare_batch(int k);
   bool test(PlanReport& report);
   void wait(PlanReport& report);
@@ -54,9 +55,6 @@ class Step {
   void set_element_op(const void* scaled_copy);
   /// Adds this step's messages and bytes to the report.
   void describe(PlanReport& report) const;
-  /// False when the step cannot move k arrays at once: its receivers have
-  /// no receive table (the encoded engine builds them from headers).
-  bool batches() const { return batches_; }
   /// The ranks of the step's communicator it exchanges with, self excluded.
   std::vector<int> peers() const;
   /// The engine's name ("auto(measuring)" until the automatic choice is made).
@@ -72,7 +70,6 @@ class Step {
   std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)
   std::unique_ptr<Exchange> batched_;    // for batched_k_ arrays
   int batched_k_ = 0;
-  bool batches_ = true;
   Exchange* active_ = nullptr;  // the exchange of the execution in progress
   void* out_ = nullptr;         // its destination (an array of k blocks when batched)
 };

@@ -1,0 +1,193 @@
+#pragma once
+// Random block-cyclic matrices and their local arrays for the MatrixTransform
+// tests, and an element oracle independent of the library: values by global
+// index, conjugation and comparison written out for every element type.
+
+#include <distarray/redist/matrix_transform.hpp>
+
+#include "mpi/world.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <type_traits>
+#include <string>
+#include <vector>
+
+namespace distarray::testing {
+
+template <class T>
+struct complex_parts : std::false_type {};
+template <class R>
+struct complex_parts<std::complex<R>> : std::true_type {
+  using real = R;
+};
+template <class R>
+struct complex_parts<Kokkos::complex<R>> : std::true_type {
+  using real = R;
+};
+template <class T>
+constexpr bool complex_v = complex_parts<T>::value;
+
+/// The element at global (i, j) of a matrix marked by `salt`.
+template <class T>
+T value_of(index_t i, index_t j, int salt) {
+  const double v = double(i * 37 + j * 11 + salt) * 0.25 - 40;
+  if constexpr (complex_v<T>) {
+    using R = typename complex_parts<T>::real;
+    return T(R(v), R(double(i - 2 * j + salt) * 0.5));
+  } else {
+    return T(v);
+  }
+}
+
+/// conj(x) by its definition: the imaginary part negated.
+template <class T>
+T conjugated(const T& x) {
+  if constexpr (complex_v<T>)
+    return T(x.real(), -x.imag());
+  else
+    return x;
+}
+
+/// x == y for integers, within rounding (relative to |y|) otherwise; NaN equals NaN.
+template <class T>
+bool same(const T& x, const T& y) {
+  if constexpr (complex_v<T>) {
+    using R = typename complex_parts<T>::real;
+    const double size = std::hypot(double(y.real()), double(y.imag()));
+    const double tolerance = (std::is_same_v<R, float> ? 1e-5 : 1e-12) * (1 + (std::isnan(size) ? 0 : size));
+    const auto part = [&](double u, double w) {
+      return (std::isnan(u) && std::isnan(w)) || std::abs(u - w) <= tolerance;
+    };
+    return part(x.real(), y.real()) && part(x.imag(), y.imag());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const double tolerance = std::is_same_v<T, float> ? 1e-5 : 1e-12;
+    return (std::isnan(x) && std::isnan(y)) || std::abs(x - y) <= tolerance * (1 + std::abs(y));
+  } else {
+    return x == y;
+  }
+}
+
+/// A random matrix on a random subset of the world's ranks (sources other
+/// than 0, shuffled rank maps, padded leading dimensions, both orders).
+inline BlockCyclicMatrix random_matrix(std::mt19937& rng, int rank) {
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  BlockCyclicMatrix m;
+  const int size = world_size();
+  const int p = pick(1, size), q = pick(1, size / p);
+  for (int d = 0; d < 2; ++d)
+    m.axes[std::size_t(d)] = {pick(0, 14), pick(1, 5), d == 0 ? p : q, pick(0, (d == 0 ? p : q) - 1)};
+  std::vector<int> ranks(static_cast<std::size_t>(size));
+  std::iota(ranks.begin(), ranks.end(), 0);
+  std::shuffle(ranks.begin(), ranks.end(), rng);
+  m.ranks.assign(ranks.begin(), ranks.begin() + p * q);
+  m.order = pick(0, 1) ? StorageOrder::column_major : StorageOrder::row_major;
+  const Index<2> local = m.local_extents(rank);
+  const index_t inner = m.order == StorageOrder::column_major ? local[0] : local[1];
+  m.leading = std::max<index_t>(inner, 1) + pick(0, 2);  // the same draws on every rank
+  return m;
+}
+
+/// This rank's local array of m, elements f(global row, column), padding `pad`.
+template <class T, class F>
+std::vector<T> local_array(const BlockCyclicMatrix& m, int rank, F&& f, T pad) {
+  const Index<2> local = m.local_extents(rank);
+  const index_t outer = m.order == StorageOrder::column_major ? local[1] : local[0];
+  std::vector<T> v(std::size_t(std::max<index_t>(outer, 1) * m.leading), pad);
+  const auto c = m.coord_of(rank);
+  if (!c) return v;
+  for (index_t i = 0; i < local[0]; ++i)
+    for (index_t j = 0; j < local[1]; ++j) {
+      const index_t at = m.order == StorageOrder::column_major ? i + j * m.leading : i * m.leading + j;
+      v[std::size_t(at)] = f(m.axes[0].global_index((*c)[0], i), m.axes[1].global_index((*c)[1], j));
+    }
+  return v;
+}
+
+/// One transform B = alpha*op(A) + beta*B: matrices, window, op, scalars.
+template <class T>
+struct TransformCase {
+  BlockCyclicMatrix a, b;
+  Index<2> extent{}, a_at{}, b_at{};
+  MatrixOp op = MatrixOp::none;
+  T alpha{1}, beta{0};
+  bool nan_b = false;  // B holds NaN (beta = 0 must never read it)
+};
+
+/// Random matrices and a random window for `op`, at least `least` x `least`
+/// where the matrices allow.  The same draws on every rank.
+template <class T>
+TransformCase<T> draw_case(std::mt19937& rng, MatrixOp op, T alpha, T beta, int least = 0) {
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, std::max(lo, hi))(rng); };
+  TransformCase<T> c{random_matrix(rng, world_rank()), random_matrix(rng, world_rank())};
+  c.op = op, c.alpha = alpha, c.beta = beta;
+  const bool transpose = op != MatrixOp::none;
+  const auto& a = c.a.axes;
+  const Index<2> room_a = transpose ? Index<2>{a[1].extent, a[0].extent} : Index<2>{a[0].extent, a[1].extent};
+  for (std::size_t d = 0; d < 2; ++d) {
+    const int room = int(std::min(room_a[d], c.b.axes[d].extent));
+    c.extent[d] = pick(std::min(least, room), room);
+    c.b_at[d] = pick(0, int(c.b.axes[d].extent - c.extent[d]));
+  }
+  const Index<2> a_extent = transpose ? Index<2>{c.extent[1], c.extent[0]} : c.extent;
+  for (std::size_t d = 0; d < 2; ++d) c.a_at[d] = pick(0, int(a[d].extent - a_extent[d]));
+  c.nan_b = beta == T(0) && !std::is_integral_v<T> && pick(0, 1);
+  return c;
+}
+
+/// Executes the case twice (the second sees the first's B) with
+/// `transform`'s execute and returns how many elements of this rank's local
+/// array of B, padding included, differ from the global formula (the first
+/// three reported as failures).
+template <class T, class Transform>
+int wrong_elements(const TransformCase<T>& c, Transform& transform, const std::string& what) {
+  const int rank = world_rank();
+  const T pad = value_of<T>(-9, -9, 99);
+  const auto a_value = [](index_t i, index_t j) { return value_of<T>(i, j, 1); };
+  const auto b_value = [&](index_t i, index_t j) {
+    if constexpr (!std::is_integral_v<T>)
+      if (c.nan_b) return T(std::nan(""));
+    return value_of<T>(i, j, 7);
+  };
+  std::vector<T> la = local_array<T>(c.a, rank, a_value, pad);
+  std::vector<T> lb = local_array<T>(c.b, rank, b_value, pad);
+  transform.execute(c.alpha, la.data(), c.beta, lb.data());
+  transform.execute(c.alpha, la.data(), c.beta, lb.data());
+  const bool transpose = c.op != MatrixOp::none;
+  const auto expected = [&](index_t i, index_t j) {
+    T v = b_value(i, j);
+    const index_t r = i - c.b_at[0], col = j - c.b_at[1];
+    if (r < 0 || col < 0 || r >= c.extent[0] || col >= c.extent[1]) return v;
+    T x = transpose ? a_value(c.a_at[0] + col, c.a_at[1] + r) : a_value(c.a_at[0] + r, c.a_at[1] + col);
+    if (c.op == MatrixOp::conjugate_transpose) x = conjugated(x);
+    for (int k = 0; k < 2; ++k)
+      v = c.alpha == T(0) ? (c.beta == T(0) ? T(0) : c.beta * v)
+                          : (c.beta == T(0) ? c.alpha * x : c.alpha * x + c.beta * v);
+    return v;
+  };
+  const std::vector<T> want = local_array<T>(c.b, rank, expected, pad);
+  int wrong = 0;
+  for (std::size_t k = 0; k < want.size(); ++k)
+    if (!same(lb[k], want[k]) && wrong++ < 3)
+      ADD_FAILURE() << what << ", rank " << rank << ": element " << k << " of B's local array";
+  return wrong;
+}
+
+/// The case's description for a failure message.
+template <class T>
+std::string describe(const TransformCase<T>& c) {
+  std::ostringstream scalars;
+  scalars << ", alpha " << c.alpha << ", beta " << c.beta << (c.nan_b ? ", B NaN" : "");
+  return "op " + std::to_string(int(c.op)) + scalars.str() + ", window " + std::to_string(c.extent[0]) + "x" +
+         std::to_string(c.extent[1]) + " at B(" + std::to_string(c.b_at[0]) + "," + std::to_string(c.b_at[1]) +
+         ") A(" + std::to_string(c.a_at[0]) + "," + std::to_string(c.a_at[1]) + ")";
+}
+
+}  // namespace distarray::testing
