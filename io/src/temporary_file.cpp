@@ -54,6 +54,13 @@ std::string temporary_name(const std::string& target, std::mt19937_64& random) {
 
 }  // namespace
 
+bool sync_folder_of(const std::string& path) {
+  const int dir = ::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const bool ok = dir >= 0 && ::fsync(dir) == 0;
+  if (dir >= 0) ::close(dir);
+  return ok;
+}
+
 void TemporaryFile::agree(MPI_Comm comm, int error, const std::string& what) const {
   detail::agree<CheckpointError>(comm, error != 0,
                                  "checkpoint '" + target_ + "': " + what + ": " + std::strerror(error));
@@ -136,12 +143,32 @@ void TemporaryFile::commit(MPI_Comm comm) {
   if (fd_ >= 0 && std::rename(path_.c_str(), target_.c_str()) != 0) error = errno;
   agree(comm, error, "cannot move the finished file into place");
   committed_ = true;
-  if (fd_ >= 0) {  // make the rename itself durable
-    const int dir = ::open(folder_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0 || ::fsync(dir) != 0) error = errno;
-    if (dir >= 0) ::close(dir);
+  // Make the rename itself durable.
+  agree(comm, fd_ >= 0 && !sync_folder_of(target_) ? errno : 0,
+        "the file is in place, but syncing its folder failed");
+}
+
+bool TemporaryFile::commit_new(MPI_Comm comm) {
+  int error = 0, moved = 0;
+  if (fd_ >= 0) {
+    if (::renameat2(AT_FDCWD, path_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0) {
+      moved = 1;
+    } else if (errno == EINVAL || errno == ENOSYS) {  // no exclusive rename here: link, then unlink
+      if (::link(path_.c_str(), target_.c_str()) == 0)
+        moved = 1, ::unlink(path_.c_str());
+      else if (errno != EEXIST)
+        error = errno;
+    } else if (errno != EEXIST) {
+      error = errno;
+    }
   }
-  agree(comm, error, "the file is in place, but syncing its folder failed");
+  agree(comm, error, "cannot move the new file into place");
+  DISTARRAY_MPI_CHECK(MPI_Bcast(&moved, 1, MPI_INT, 0, comm));
+  if (!moved) return false;
+  committed_ = true;
+  agree(comm, fd_ >= 0 && !sync_folder_of(target_) ? errno : 0,
+        "the file is in place, but syncing its folder failed");
+  return true;
 }
 
 void require_regular_file(const std::string& path, MPI_Comm comm) {

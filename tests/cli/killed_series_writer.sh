@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A series writer killed with SIGKILL at random moments, many times: every
-# earlier complete step stays restorable and correct, the killed step is
-# ignored (rolled back), and the next writer appends after it.
+# earlier complete step stays restorable and correct, readers leave a killed
+# step's file and journal as they are, `distarray recover` rolls it back, and
+# the next writer appends after it.
 # usage: killed_series_writer.sh MPIEXEC DISTARRAY WORKDIR [ROUNDS]
 set -u
 mpiexec=$1 tool=$2 dir=$3 rounds=${4:-20}
@@ -28,7 +29,18 @@ for round in $(seq "$rounds"); do
     pgrep -f -- "--file $file --array u --step $next " > /dev/null || break
     sleep 0.05
   done
-  [ -e "$file.distarray-journal" ] && killed_inside=$((killed_inside + 1))
+  if [ -e "$file.distarray-journal" ]; then
+    killed_inside=$((killed_inside + 1))
+    # Readers never write: a restore reads the file as it is (or says how to
+    # roll the step back) and leaves the file and the journal untouched.
+    before=$(cat "$file" "$file.distarray-journal" | md5sum)
+    out=$("$mpiexec" -n 2 "$tool" restore --file "$file" --array u --to "cyclic,* on 2x1" --verify 2>&1) ||
+      grep -q "distarray recover" <<< "$out" || { echo "round $round: a reader failed unhelpfully: $out"; exit 1; }
+    [ "$(cat "$file" "$file.distarray-journal" | md5sum)" = "$before" ] ||
+      { echo "round $round: a reader wrote to the series or its journal"; exit 1; }
+    "$mpiexec" -n 2 "$tool" recover "$file" > /dev/null || { echo "round $round: recover failed"; exit 1; }
+    [ -e "$file.distarray-journal" ] && { echo "round $round: recover left the journal"; exit 1; }
+  fi
   out=$("$mpiexec" -n 3 "$tool" restore --file "$file" --array u --to "block,cyclic(4) on 1x3" --verify 2>&1) || {
     echo "round $round: restoring the latest step failed after a kill at $delay ms:"
     echo "$out"

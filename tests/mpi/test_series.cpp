@@ -6,6 +6,7 @@
 #include <distarray/io/series.hpp>
 
 #include "mpi/pattern.hpp"
+#include "mpi/series_steps.hpp"
 #include "mpi/throws.hpp"
 #include "mpi/world.hpp"
 
@@ -19,35 +20,11 @@
 namespace distarray {
 namespace {
 
+using testing::fill_step;
+using testing::fresh;
 using testing::ranks_text;
+using testing::step_mismatches;
 using testing::world_rank;
-
-/// The pattern shifted by the step, so that steps are told apart.
-template <class T, int D, class M, class O>
-void fill_step(DistArray<T, D, M, O>& a, int step) {
-  const Index<D> shape = a.layout().shape();
-  a.fill([&](const Index<D>& g) { return testing::pattern<T, D>(g, shape) + T(1000 * step); });
-}
-
-template <class T, int D, class M, class O>
-index_t step_mismatches(const DistArray<T, D, M, O>& a, int step) {
-  auto host = Kokkos::create_mirror_view(a.local());
-  Kokkos::deep_copy(host, a.local());
-  index_t bad = 0;
-  for (index_t i = 0; i < a.local_size(); ++i) {
-    const Index<D> g = a.global_index(a.local_index(i));
-    bad += host.data()[i] != testing::pattern<T, D>(g, a.layout().shape()) + T(1000 * step);
-  }
-  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return bad;
-}
-
-std::string fresh(const std::string& stem) {
-  const std::string path = testing::launch_file(stem);
-  if (world_rank() == 0) std::filesystem::remove(path);
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
-}
 
 using Left2 = DistArray<double, 2, Kokkos::HostSpace, Kokkos::LayoutLeft>;
 

@@ -12,5 +12,6 @@ int run_explain(int argc, char** argv, MPI_Comm comm);
 int run_save(int argc, char** argv, MPI_Comm comm);
 int run_restore(int argc, char** argv, MPI_Comm comm);
 int run_ls(int argc, char** argv, MPI_Comm comm);
+int run_recover(int argc, char** argv, MPI_Comm comm);
 
 }  // namespace distarray::cli

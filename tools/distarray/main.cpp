@@ -43,7 +43,10 @@ constexpr const char* usage =
     "         by default of the latest complete step; --verify checks every element;\n"
     "         --skip-checksum does not compare the saved checksum\n"
     "  ls FILE\n"
-    "         a series' steps: completeness, attributes, arrays (shape, type, layout saved from)\n"
+    "         a series' steps: completeness, attributes, arrays (shape, type, layout saved from);\n"
+    "         writes nothing\n"
+    "  recover FILE\n"
+    "         rolls back a step a series writer stopped inside (the next writer does it too)\n"
     "layout text: dist[,dist...] on PxQ[@first_rank], dist = block | block(m) | cyclic | cyclic(b) | *\n"
     "Kokkos' options (--kokkos-num-threads=N, --kokkos-device-id=N, ...): distarray --kokkos-help\n";
 
@@ -55,6 +58,7 @@ int run(const std::string& command, int argc, char** argv, int rank) {
   if (command == "save") return distarray::cli::run_save(argc, argv, MPI_COMM_WORLD);
   if (command == "restore") return distarray::cli::run_restore(argc, argv, MPI_COMM_WORLD);
   if (command == "ls") return distarray::cli::run_ls(argc, argv, MPI_COMM_WORLD);
+  if (command == "recover") return distarray::cli::run_recover(argc, argv, MPI_COMM_WORLD);
   if (command == "help" || command == "--help" || command == "-h") {
     if (rank == 0) std::cout << usage;
     return 0;

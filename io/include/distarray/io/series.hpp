@@ -16,9 +16,10 @@
 // flushed and synced); each array is a dataset of the global shape, as
 // CheckpointWriter writes them, so h5py and h5dump read it plainly.
 // Nothing saved is lost: a writer killed at any moment leaves every earlier
-// complete step restorable (rollback_journal.hpp undoes the killed step the
-// next time the series is opened); a step without its marker is ignored with
-// a warning.  One writer at a time (a second one gets CheckpointError).
+// complete step restorable (rollback_journal.hpp: the next writer undoes the
+// killed step; readers never write); a step without its marker is ignored
+// with a warning.  One writer at a time (a second one gets CheckpointError);
+// concurrent creators of a new series share one file.
 // Errors are CheckpointError on every rank.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
@@ -86,6 +87,10 @@ class Series {
   void require_step(const char* what) const;
   void check_array_name(const std::string& name) const;
   void reopen();
+  /// Rank 0 opens and locks the file at path_, created exclusively when
+  /// missing (concurrent creators share one file), and re-checks that the
+  /// path still names what it locked.
+  void open_locked();
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   detail::Descriptor lock_;  // rank 0: the file, locked against a second writer
@@ -102,11 +107,15 @@ struct StepInfo {
   std::vector<std::pair<std::string, DatasetInfo>> arrays;
 };
 
-/// The steps of a series file in increasing order (collective); rolls back
-/// a step a killed writer left.  Empty for a plain checkpoint.
+/// The steps of a series file in increasing order (collective); writes
+/// nothing (open_series_for_reading).  Empty for a plain checkpoint.
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm);
 
 namespace detail {
+/// Opens a series to read, never writing: CheckpointError while a writer is
+/// inside a step; a warning (rank 0) for a step a stopped writer left
+/// unfinished or a journal that is not the file's.  Collective.
+Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm);
 /// The group of step `step` of an open series, or of its latest complete
 /// step; CheckpointError when absent or incomplete.  Warns (rank 0) of
 /// incomplete steps after the one chosen.
@@ -121,8 +130,7 @@ template <class T, int D, class M, class O>
 std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
                            std::optional<std::uint64_t> step = std::nullopt,
                            const RestoreOptions& options = {}) {
-  detail::RollbackJournal::recover(path, into.comm());
-  const auto file = detail::Hdf5File::open(path, into.comm());
+  const auto file = detail::open_series_for_reading(path, into.comm());
   std::uint64_t chosen = 0;
   const std::string dataset = detail::choose_step(file, step, chosen) + "/" + name;
   const auto ds = file.open_dataset(dataset);

@@ -44,6 +44,11 @@ class TemporaryFile {
   void sync(MPI_Comm comm) const;
   /// Renames the file over `target_` and syncs the folder.
   void commit(MPI_Comm comm);
+  /// Moves the file to `target_` only where nothing is there yet (an
+  /// exclusive rename, or a hard link where the file system has none) and
+  /// syncs the folder; false, the temporary left to the destructor, when
+  /// something was there first.
+  bool commit_new(MPI_Comm comm);
 
  private:
   /// Throws "checkpoint '<target>': <what>: <strerror(error)>" on every rank
@@ -54,6 +59,9 @@ class TemporaryFile {
   std::uint64_t device_ = 0, inode_ = 0;  // of the file created
   bool committed_ = false;
 };
+
+/// fsync of the folder holding `path`: makes a rename, link or unlink in it durable.
+bool sync_folder_of(const std::string& path);
 
 /// Throws CheckpointError on every rank unless `path` names a readable
 /// regular file (a FIFO or device would block or stream forever).

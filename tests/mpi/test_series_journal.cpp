@@ -1,0 +1,198 @@
+// A series' step journal is applied only by the next writer of the same
+// file, and only for a step the file does not hold complete: readers never
+// write; another file's journal, a damaged one or a FIFO is refused and left
+// alone; a journal kept from a committed step (a stalled reader's copy)
+// undoes nothing.  Concurrent creators of a new series lose no step.
+
+#include <distarray/io/series.hpp>
+
+#include "mpi/series_steps.hpp"
+#include "mpi/throws.hpp"
+#include "mpi/world.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+namespace distarray {
+namespace {
+
+using testing::fill_step;
+using testing::fresh;
+using testing::step_mismatches;
+using testing::world_rank;
+using testing::world_size;
+
+Layout<2> layout() { return Layout<2>::parse("cyclic(3),block on " + testing::ranks_text() + "x1", {29, 13}); }
+
+std::string journal_of(const std::string& path) { return path + ".distarray-journal"; }
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+/// Rank 0 overwrites `path` in place (the same inode) with `bytes`.
+void put_bytes(const std::string& path, const std::string& bytes) {
+  if (world_rank() == 0) std::ofstream(path, std::ios::binary | std::ios::in | std::ios::trunc) << bytes;
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/// Steps first..count-1 of array u, committed.
+void write_steps(const std::string& path, int count, int first = 0) {
+  Series s(path, MPI_COMM_WORLD);
+  DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
+  for (int step = first; step < count; ++step) {
+    fill_step(u, step);
+    s.begin_step(std::uint64_t(step));
+    s.write("u", u);
+    s.commit_step();
+  }
+}
+
+/// Every step 0..count-1 is complete and restores as written.
+void expect_steps(const std::string& path, int count) {
+  const auto steps = list_steps(path, MPI_COMM_WORLD);
+  ASSERT_EQ(int(steps.size()), count) << path;
+  for (int step = 0; step < count; ++step) {
+    EXPECT_TRUE(steps[std::size_t(step)].complete) << "step " << step;
+    DistArray<double, 2> v(Layout<2>::parse("block,cyclic on 1x" + testing::ranks_text(), {29, 13}),
+                           MPI_COMM_WORLD);
+    restore_step(path, "u", v, std::uint64_t(step));
+    EXPECT_EQ(step_mismatches(v, step), 0) << "step " << step;
+  }
+}
+
+TEST(SeriesJournal, AJournalKeptFromACommittedStepUndoesNothing) {
+  const std::string path = fresh("journal_kept");
+  {
+    write_steps(path, 1);
+    Series s(path, MPI_COMM_WORLD);
+    DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
+    fill_step(u, 1);
+    s.begin_step(1);
+    s.write("u", u);
+    const std::string kept = world_rank() == 0 ? bytes_of(journal_of(path)) : "";
+    s.commit_step();
+    put_bytes(journal_of(path), kept);  // as a reader stalled on it would find it again
+  }
+  const std::string file = bytes_of(path);
+  expect_steps(path, 2);  // readers: no change, whatever the journal says
+  if (world_rank() == 0) {
+    EXPECT_TRUE(bytes_of(path) == file) << "a reader wrote to the series";
+    EXPECT_TRUE(std::filesystem::exists(journal_of(path))) << "a reader removed the journal";
+  }
+  { const Series writer(path, MPI_COMM_WORLD); }  // step 1 is complete: the journal is only removed
+  if (world_rank() == 0) EXPECT_FALSE(std::filesystem::exists(journal_of(path)));
+  expect_steps(path, 2);
+}
+
+TEST(SeriesJournal, AStepLeftUnfinishedIsRolledBackByTheNextWriterOnly) {
+  const std::string path = fresh("journal_unfinished");
+  write_steps(path, 2);
+  std::string file, journal;
+  {
+    Series s(path, MPI_COMM_WORLD);
+    DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
+    fill_step(u, 2);
+    s.begin_step(2);
+    s.write("u", u);
+    if (world_rank() == 0) file = bytes_of(path), journal = bytes_of(journal_of(path));
+    MPI_Barrier(MPI_COMM_WORLD);
+  }  // rolled back; then the file and journal are put back as a killed writer leaves them
+  put_bytes(path, file);
+  put_bytes(journal_of(path), journal);
+  try {
+    const auto steps = list_steps(path, MPI_COMM_WORLD);  // as it is: steps 0 and 1, step 2 if it got there
+    ASSERT_GE(steps.size(), 2u);
+    EXPECT_TRUE(steps[0].complete && steps[1].complete);
+    if (steps.size() > 2) EXPECT_FALSE(steps[2].complete);
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("distarray recover"), std::string::npos) << e.what();
+  }
+  if (world_rank() == 0) {
+    EXPECT_TRUE(bytes_of(path) == file) << "a reader wrote to the series";
+    EXPECT_TRUE(bytes_of(journal_of(path)) == journal) << "a reader changed the journal";
+  }
+  { const Series writer(path, MPI_COMM_WORLD); }
+  if (world_rank() == 0) EXPECT_FALSE(std::filesystem::exists(journal_of(path)));
+  expect_steps(path, 2);
+}
+
+TEST(SeriesJournal, ForeignDamagedOrSpecialJournalsAreRefusedAndLeftAlone) {
+  const std::string path = fresh("journal_foreign"), other = fresh("journal_other");
+  write_steps(path, 2);
+  write_steps(other, 1);
+  {
+    Series s(other, MPI_COMM_WORLD);
+    DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
+    s.begin_step(1);
+    s.write("u", u);
+    put_bytes(journal_of(path), world_rank() == 0 ? bytes_of(journal_of(other)) : "");
+  }
+  const std::string file = world_rank() == 0 ? bytes_of(path) : "";
+  const std::pair<const char*, const char*> cases[] = {
+      {"another file's journal", "written for another file"},
+      {"an empty journal", "not a distarray step journal"},
+      {"a FIFO", "not a step journal this file's writer wrote"}};
+  for (const auto& [what, refusal] : cases) {
+    if (std::string(what) == "an empty journal") put_bytes(journal_of(path), "");
+    if (std::string(what) == "a FIFO") {
+      if (world_rank() == 0) {
+        std::filesystem::remove(journal_of(path));
+        ASSERT_EQ(::mkfifo(journal_of(path).c_str(), 0600), 0);
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    testing::expect_throw_on_every_rank([&] { const Series writer(path, MPI_COMM_WORLD); }, refusal);
+    expect_steps(path, 2);  // readers warn and read on
+    if (world_rank() == 0) {
+      EXPECT_TRUE(bytes_of(path) == file) << what << ": the series was written to";
+      EXPECT_TRUE(std::filesystem::exists(journal_of(path))) << what << ": the journal was removed";
+    }
+  }
+  if (world_rank() == 0) std::filesystem::remove(journal_of(path));
+  MPI_Barrier(MPI_COMM_WORLD);
+  write_steps(path, 3, 2);  // the user removed it: writers go on
+  expect_steps(path, 3);
+}
+
+TEST(SeriesJournal, WritersCreatingOneSeriesAtOnceLoseNoStep) {
+  const int n = world_size();
+  DistArray<double, 1> a(Layout<1>::parse("block on 1", {17}), MPI_COMM_SELF);
+  for (int round = 0; round < 5; ++round) {
+    const std::string path = fresh("created_at_once_" + std::to_string(round));
+    fill_step(a, world_rank());
+    // Every rank alone creates the series and writes its own step, retrying while another writes.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        Series s(path, MPI_COMM_SELF);
+        s.begin_step(std::uint64_t(world_rank()));
+        s.write("u", a);
+        s.commit_step();
+        break;
+      } catch (const CheckpointError& e) {
+        ASSERT_NE(std::string(e.what()).find("another writer has it open"), std::string::npos) << e.what();
+        ASSERT_LT(attempt, 5000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto steps = list_steps(path, MPI_COMM_WORLD);
+    ASSERT_EQ(int(steps.size()), n) << "round " << round;
+    DistArray<double, 1> b(Layout<1>::parse("cyclic on " + testing::ranks_text(), {17}), MPI_COMM_WORLD);
+    for (int step = 0; step < n; ++step) {
+      restore_step(path, "u", b, std::uint64_t(step));
+      EXPECT_EQ(step_mismatches(b, step), 0) << "round " << round << ", step " << step;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace distarray
