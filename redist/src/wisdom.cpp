@@ -3,11 +3,16 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/wisdom.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <random>
 #include <sstream>
 
 namespace distarray {
@@ -64,15 +69,42 @@ FileState parse(const std::string& text, bool exists, std::map<std::string, std:
   return FileState::current;
 }
 
-/// Rank 0's reading of the file: {exists, text}; an unreadable or oversized file is foreign.
+/// Rank 0's reading of the file: {exists, text}.  A file that is not a
+/// regular file (a FIFO would block the open, a device stream forever),
+/// unreadable or oversized is foreign.
 std::pair<bool, std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {false, {}};
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {errno != ENOENT, "(unreadable)"};
+  struct stat st {};
   std::string text(largest_file + 1, '\0');
-  in.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(in.gcount()));
+  ssize_t got = 0;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    for (ssize_t n = 1; n > 0 && std::size_t(got) < text.size(); got += n)
+      n = std::max<ssize_t>(::read(fd, text.data() + got, text.size() - std::size_t(got)), 0);
+    text.resize(std::size_t(got));
+  } else {
+    text = "(not a regular file)";
+  }
+  ::close(fd);
   if (text.size() > largest_file) text = "(too long)";
   return {true, text};
+}
+
+/// Writes `text` to a new file beside `path` under a name nobody can
+/// predict, created exclusively and never through a link, and renames it
+/// over `path`; false when any of that fails (nothing is left behind).
+bool replace_file(const std::string& path, const std::string& text) {
+  std::random_device device;
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".%08x%08x.tmp", device(), device());
+  const std::string temporary = path + suffix;
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+  const bool closed = ::close(fd) == 0;
+  if (written && closed && std::rename(temporary.c_str(), path.c_str()) == 0) return true;
+  ::unlink(temporary.c_str());
+  return false;
 }
 
 }  // namespace
@@ -134,19 +166,9 @@ void Wisdom::record(const std::string& key, const std::string& value, MPI_Comm c
   std::map<std::string, std::string> merged;
   if (parse(text, exists, merged) == FileState::foreign) return;  // warned when read; never overwritten
   for (const auto& [k, v] : entries_) merged[k] = v;
-  const std::string temporary = path_ + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << header() << "\n";
-    for (const auto& [k, v] : merged) out << k << "\t" << v << "\n";
-    out.flush();
-    if (out) {
-      out.close();
-      if (std::rename(temporary.c_str(), path_.c_str()) == 0) return;
-    }
-  }
-  std::remove(temporary.c_str());
-  warn(path_, "could not be written: the measurement is not kept");
+  std::string written = header() + "\n";
+  for (const auto& [k, v] : merged) written += k + "\t" + v + "\n";
+  if (!replace_file(path_, written)) warn(path_, "could not be written: the measurement is not kept");
 }
 
 std::string engine_key(int ranks, std::size_t element_bytes, const std::string& plan, int step) {
