@@ -134,11 +134,17 @@ RollbackJournal RollbackJournal::write(const std::string& target, int file_fd, s
     if (problem.empty()) {
       ::unlink(partial.c_str());  // a killed writer's; the file's lock makes it nobody else's
       j.fd_ = Descriptor(::open(partial.c_str(), O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0666));
-      if (j.fd_.get() < 0 || !lock_exclusive(j.fd_.get()) ||
-          ::write(j.fd_.get(), image.data(), image.size()) != ssize_t(image.size()) ||
-          ::fsync(j.fd_.get()) != 0 || std::rename(partial.c_str(), final_path.c_str()) != 0 ||
-          !sync_folder_of(final_path))
-        problem = "cannot write its step journal '" + final_path + "': " + std::strerror(errno);
+      errno = 0;
+      const bool written = j.fd_.get() >= 0 && lock_exclusive(j.fd_.get()) &&
+                           ::write(j.fd_.get(), image.data(), image.size()) == ssize_t(image.size()) &&
+                           ::fsync(j.fd_.get()) == 0;
+      if (!written) {
+        problem = "cannot write its step journal '" + final_path +
+                  "': " + std::strerror(errno ? errno : ENOSPC);  // a short write sets no errno
+        ::unlink(partial.c_str());
+      } else if (std::rename(partial.c_str(), final_path.c_str()) != 0 || !sync_folder_of(final_path)) {
+        problem = "cannot move its step journal into place: " + std::string(std::strerror(errno));
+      }
     }
   }
   agree<CheckpointError>(comm, !problem.empty(), "series '" + target + "': " + problem);

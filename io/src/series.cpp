@@ -132,6 +132,7 @@ void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
     throw CheckpointError("series '" + path_ + "': step " + std::to_string(step) +
                           " is complete in the file already");
   file_.flush();
+  detail::reserve_space(lock_.get(), 0, 0, path_, comm_);  // the step group's metadata: before the journal
   std::uint64_t length = 0;
   struct stat st {};
   if (lock_.get() >= 0 && ::fstat(lock_.get(), &st) == 0) length = std::uint64_t(st.st_size);

@@ -85,7 +85,9 @@ using ReadBack = std::function<void(const Hdf5File&)>;
 /// Writes `a` as dataset `name` of `file` (collective over a.comm(), which
 /// must hold the file's ranks).  `reserve(offset, bytes)` is called with the
 /// dataset's storage before any data is written (a full disk fails there,
-/// on every rank).  Returns how to check a read-back of it.
+/// on every rank); for chunked data, placed only as it is written, with
+/// offset 0 and the bytes of the data uncompressed.  Returns how to check a
+/// read-back of it.
 template <class T, int D, class M, class O>
 ReadBack write_array(const Hdf5File& file, const std::string& name, const DistArray<T, D, M, O>& a,
                      const Compression& compression,
@@ -95,7 +97,7 @@ ReadBack write_array(const Hdf5File& file, const std::string& name, const DistAr
   const auto ds = file.create_dataset(name, as_vector(a.layout().shape()), type,
                                       compression.chunk_shape(slab.layout, sizeof(T)), compression.level);
   const auto [offset, bytes] = file.storage_of(ds.get());
-  reserve(offset, bytes);
+  reserve(offset, offset ? bytes : std::uint64_t(checked_bytes(slab.layout.global_size(), sizeof(T))));
   const std::uint64_t checksum =
       keyed_checksum(write_slab(file, ds.get(), type, slab), type, as_vector(a.layout().shape()), a.comm());
   set_array_attributes(file, ds.get(), a.layout().to_string(), a.layout().grid().to_string(),

@@ -22,7 +22,8 @@ class TemporaryFile {
  public:
   TemporaryFile() = default;
   /// Checks the target's name (length, not a directory, folder writable),
-  /// then creates `<dir>/<name prefix>.<16 hex digits>.distarray-partial`.
+  /// then creates `<dir>/<name prefix>.<16 hex digits>.distarray-partial`
+  /// and reserves room for HDF5's first metadata (reserve_space).
   TemporaryFile(const std::string& target, MPI_Comm comm);
   /// Removes the temporary file unless it was committed.  Not collective.
   ~TemporaryFile();
@@ -68,8 +69,16 @@ bool sync_folder_of(const std::string& path);
 void require_regular_file(const std::string& path, MPI_Comm comm);
 
 /// Allocates [offset, offset + bytes) of the file open as `fd` on the ranks
-/// that pass one (fd < 0: nothing); "No space left on device" on every rank
-/// when the disk is full, instead of writes that report success and lose data.
+/// that pass one (fd < 0: nothing), offset 0 meaning from the file's end
+/// without growing it (data HDF5 places as it writes, compressed chunks),
+/// and then `metadata_headroom` bytes past that range, also without growing
+/// the file, for the metadata HDF5 writes after it (object headers,
+/// attributes, a step's completion marker): a full disk is "No space left on
+/// device" here, on every rank, not in a flush that parallel HDF5 leaves
+/// half done on some ranks (a hang) or in a write that claims success.
 void reserve_space(int fd, std::uint64_t offset, std::uint64_t bytes, const std::string& path, MPI_Comm comm);
+/// The room kept past reserved data for HDF5's metadata: a step with one
+/// array grows it by about 2 KiB.
+constexpr std::uint64_t metadata_headroom = 64 * 1024;
 
 }  // namespace distarray::detail
