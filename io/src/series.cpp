@@ -21,7 +21,7 @@ bool committed_on_disk(const std::string& path, std::uint64_t step) {
   try {
     const auto steps = detail::steps_of(detail::Hdf5File::open(path, MPI_COMM_SELF));
     const auto found = steps.find(step);
-    return found != steps.end() && found->second.second;
+    return found != steps.end() && found->second.complete;
   } catch (const std::exception&) {
     return false;
   }
@@ -128,7 +128,7 @@ void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
   }
   const auto steps = detail::steps_of(file_);
   const auto found = steps.find(step);
-  if (found != steps.end() && found->second.second)
+  if (found != steps.end() && found->second.complete)
     throw CheckpointError("series '" + path_ + "': step " + std::to_string(step) +
                           " is complete in the file already");
   file_.flush();
@@ -138,7 +138,10 @@ void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
   if (lock_.get() >= 0 && ::fstat(lock_.get(), &st) == 0) length = std::uint64_t(st.st_size);
   journal_ = detail::RollbackJournal::write(path_, lock_.get(), step, length, file_.data_extents(), comm_);
   step_ = step;
-  if (found != steps.end()) file_.remove(found->second.first);  // an unfinished step's leftover
+  if (found != steps.end() && !found->second.damage.empty())
+    throw CheckpointError("series '" + path_ + "': step " + std::to_string(step) + " is damaged (" +
+                          found->second.damage + "); it is not overwritten");
+  if (found != steps.end()) file_.remove(found->second.group);  // an unfinished step's leftover
   const auto group = file_.create_group(step_group(step));
   file_.set_attribute(group.get(), "distarray_step", step);
   for (const auto& [key, value] : attributes) file_.set_attribute(group.get(), key, value);

@@ -7,6 +7,8 @@
 #include "series_steps.hpp"
 
 #include <cstdio>
+#include <optional>
+#include <vector>
 
 namespace distarray {
 
@@ -16,15 +18,41 @@ void warn(MPI_Comm comm, const std::string& text) {
   if (rank_of(comm) == 0) std::fprintf(stderr, "distarray: warning: %s\n", text.c_str());
 }
 
-std::map<std::uint64_t, std::pair<std::string, bool>> steps_of(const Hdf5File& file) {
-  std::map<std::uint64_t, std::pair<std::string, bool>> steps;
+namespace {
+
+/// n for a group name "step_<n>" (decimal, no leading zeros).
+std::optional<std::uint64_t> step_of_name(const std::string& name) {
+  const std::string digits = name.rfind("step_", 0) == 0 ? name.substr(5) : "";
+  if (digits.empty() || digits.size() > 19 || (digits.size() > 1 && digits[0] == '0') ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(digits);
+}
+
+}  // namespace
+
+std::map<std::uint64_t, StepEntry> steps_of(const Hdf5File& file) {
+  std::map<std::uint64_t, StepEntry> steps;
   for (const std::string& child : file.children("/")) {
     if (!file.is_group(child)) continue;
     const auto group = file.open_group(child);
+    const std::optional<std::uint64_t> named = step_of_name(child);
     std::uint64_t step = 0, complete = 0;
-    if (!file.get_attribute(group.get(), "distarray_step", step)) continue;
-    file.get_attribute(group.get(), "distarray_complete", complete);
-    steps[step] = {child, complete == 1};
+    bool has_step = false;
+    std::string damage;
+    try {
+      has_step = file.get_attribute(group.get(), "distarray_step", step);
+      file.get_attribute(group.get(), "distarray_complete", complete);
+    } catch (const CheckpointError& e) {  // an attribute of the wrong type or shape
+      damage = e.what();
+    }
+    if (!named && !has_step && damage.empty()) continue;  // not a step group
+    if (damage.empty() && !has_step) damage = "it has no distarray_step attribute";
+    if (damage.empty() && !named)
+      damage = "its distarray_step attribute says " + std::to_string(step) + " but it is named '" + child + "'";
+    if (damage.empty() && *named != step)
+      damage = "its distarray_step attribute says step " + std::to_string(step);
+    steps[named.value_or(step)] = {child, damage.empty() && complete == 1, damage};
   }
   return steps;
 }
@@ -34,10 +62,15 @@ std::map<std::uint64_t, std::pair<std::string, bool>> steps_of(const Hdf5File& f
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm) {
   const auto file = detail::open_series_for_reading(path, comm);
   std::vector<StepInfo> out;
-  for (const auto& [step, where] : detail::steps_of(file)) {
-    StepInfo info{step, where.second, file.user_attributes(file.open_group(where.first).get()), {}};
-    for (const std::string& name : file.children(where.first)) {
-      const std::string dataset = where.first + "/" + name;
+  for (const auto& [step, entry] : detail::steps_of(file)) {
+    StepInfo info{step, entry.complete, {}, {}, entry.damage};
+    if (!entry.damage.empty()) {  // listed as damaged; its contents are not trusted
+      out.push_back(std::move(info));
+      continue;
+    }
+    info.attributes = file.user_attributes(file.open_group(entry.group).get());
+    for (const std::string& name : file.children(entry.group)) {
+      const std::string dataset = entry.group + "/" + name;
       const auto ds = file.open_dataset(dataset);
       const auto meta = detail::read_meta(file, ds.get(), dataset);
       info.arrays.emplace_back(name, DatasetInfo{meta.shape, meta.element_type, meta.saved_layout,
@@ -71,7 +104,7 @@ Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm) {
   if (unfinished) {
     const auto steps = steps_of(file);
     const auto at = steps.find(found.step);
-    if (at != steps.end() && at->second.second)  // its writer stopped after committing it
+    if (at != steps.end() && at->second.complete)  // its writer stopped after committing it
       warn(comm, where + "'" + journal + "' of step " + step +
                      ", which is complete, is left beside it; the next writer removes it");
     else
@@ -82,27 +115,40 @@ Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm) {
   return file;
 }
 
-std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, std::uint64_t& chosen) {
+std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, const std::string& name,
+                        std::uint64_t& chosen) {
   const auto steps = steps_of(file);
   const std::string where = "series '" + file.path() + "': ";
   if (step) {
     const auto found = steps.find(*step);
     if (found == steps.end()) throw CheckpointError(where + "no step " + std::to_string(*step));
-    if (!found->second.second)
+    if (!found->second.damage.empty())
+      throw CheckpointError(where + "step " + std::to_string(*step) + " is damaged: " + found->second.damage);
+    if (!found->second.complete)
       throw CheckpointError(where + "step " + std::to_string(*step) +
                             " is incomplete (its writer stopped before finishing it)");
     chosen = *step;
-    return found->second.first;
+    return found->second.group;
   }
-  auto latest = steps.rbegin();
-  while (latest != steps.rend() && !latest->second.second) ++latest;
-  if (latest == steps.rend()) throw CheckpointError(where + "holds no complete step");
-  for (auto later = steps.rbegin(); later != latest; ++later)
-    warn(file.comm(), where + "step " + std::to_string(later->first) +
-                          " is incomplete and ignored (restoring step " + std::to_string(latest->first) +
-                          ")");
-  chosen = latest->first;
-  return latest->second.first;
+  // The latest complete step holding the array; the later ones passed over are named in warnings.
+  std::vector<std::string> passed;
+  for (auto latest = steps.rbegin(); latest != steps.rend(); ++latest) {
+    const StepEntry& e = latest->second;
+    const std::string which = "step " + std::to_string(latest->first);
+    if (!e.damage.empty()) {
+      passed.push_back(which + " is damaged and ignored: " + e.damage);
+    } else if (!e.complete) {
+      passed.push_back(which + " is incomplete and ignored");
+    } else if (!file.exists(e.group + "/" + name)) {
+      passed.push_back(which + " holds no array '" + name + "'");
+    } else {
+      for (const std::string& why : passed)
+        warn(file.comm(), where + why + " (restoring step " + std::to_string(latest->first) + ")");
+      chosen = latest->first;
+      return e.group;
+    }
+  }
+  throw CheckpointError(where + "holds no complete step with an array '" + name + "'");
 }
 
 }  // namespace detail

@@ -16,7 +16,15 @@ namespace distarray::detail {
 /// Prints "distarray: warning: <text>" on rank 0 of `comm`.
 void warn(MPI_Comm comm, const std::string& text);
 
-/// Group name and completeness of each step group of an open file, by step.
-std::map<std::uint64_t, std::pair<std::string, bool>> steps_of(const Hdf5File& file);
+/// A step group of a series file as it is.
+struct StepEntry {
+  std::string group;   ///< "step_<n>"
+  bool complete = false;
+  std::string damage;  ///< why it is not a step (its header does not match its name), or empty
+};
+
+/// Every group of an open file named `step_<n>` or holding a distarray_step
+/// attribute, by step number (the name's, else the attribute's).  Collective.
+std::map<std::uint64_t, StepEntry> steps_of(const Hdf5File& file);
 
 }  // namespace distarray::detail

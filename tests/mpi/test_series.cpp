@@ -152,7 +152,8 @@ TEST(Series, MisuseIsRefusedOnEveryRank) {
   series.commit_step();
   expect_throw_on_every_rank([&] { series.begin_step(1); }, "step 1 is complete in the file already");
   expect_throw_on_every_rank([&] { restore_step(path, "a", a, 7); }, "no step 7");
-  expect_throw_on_every_rank([&] { restore_step(path, "b", a); }, "no dataset 'step_1/b'");
+  expect_throw_on_every_rank([&] { restore_step(path, "b", a, 1); }, "no dataset 'step_1/b'");
+  expect_throw_on_every_rank([&] { restore_step(path, "b", a); }, "holds no complete step with an array 'b'");
   DistArray<double, 1> wrong(Layout<1>::parse("block on " + ranks_text(), shape), MPI_COMM_WORLD);
   expect_throw_on_every_rank([&] { restore_step(path, "a", wrong); },
                              "holds f32 elements, the array holds f64");

@@ -57,7 +57,9 @@ void print_io(const std::string& what, const std::string& layout, const std::str
 bool series_mode(const Args& args) {
   if (args.has("array") && args.has("dataset"))
     throw UsageError("give --array (a series) or --dataset, not both");
-  if (args.has("step") && !args.has("array")) throw UsageError("--step needs --array");
+  for (const char* option : {"step", "steps"})
+    if (args.has(option) && !args.has("array"))
+      throw UsageError(std::string("--") + option + " needs --array (a series array)");
   return args.has("array");
 }
 
@@ -123,9 +125,12 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
   if (series) {  // the array's shape and type from the step's listing
     const auto steps = list_steps(path, comm);
     const std::string array = args.get("array", "");
-    for (const StepInfo& s : steps)
+    for (const StepInfo& s : steps) {
+      if (step && s.step == *step && !s.damage.empty())
+        throw CheckpointError("series '" + path + "': step " + std::to_string(*step) + " is damaged: " + s.damage);
       for (const auto& [n, i] : s.arrays)
         if (n == array && (step ? s.step == *step : s.complete)) info = i;
+    }
     if (info.element_type.empty())
       throw CheckpointError("series '" + path + "': no " +
                             (step ? "step " + std::to_string(*step) : "complete step") + " holds an array '" +

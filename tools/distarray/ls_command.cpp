@@ -49,8 +49,9 @@ int run_ls(int argc, char** argv, MPI_Comm comm) {
   for (const StepInfo& s : steps) complete += s.complete;
   std::printf("%s: %zu steps, %zu complete\n", path.c_str(), steps.size(), complete);
   for (const StepInfo& s : steps) {
-    std::string line =
-        "step " + std::to_string(s.step) + (s.complete ? "  complete" : "  INCOMPLETE (ignored)");
+    std::string line = "step " + std::to_string(s.step) +
+                       (!s.damage.empty() ? "  DAMAGED (ignored): " + s.damage
+                                          : s.complete ? "  complete" : "  INCOMPLETE (ignored)");
     for (const auto& [key, value] : s.attributes) line += "  " + key + "=" + attribute_text(value);
     std::printf("%s\n", line.c_str());
     for (const auto& [name, info] : s.arrays) std::printf("%s\n", array_text(name, info).c_str());

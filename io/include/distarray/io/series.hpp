@@ -105,6 +105,7 @@ struct StepInfo {
   bool complete = false;
   Attributes attributes;
   std::vector<std::pair<std::string, DatasetInfo>> arrays;
+  std::string damage;  ///< why the step group is not a valid step (never restored), or empty
 };
 
 /// The steps of a series file in increasing order (collective); writes
@@ -117,13 +118,14 @@ namespace detail {
 /// unfinished or a journal that is not the file's.  Collective.
 Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm);
 /// The group of step `step` of an open series, or of its latest complete
-/// step; CheckpointError when absent or incomplete.  Warns (rank 0) of
-/// incomplete steps after the one chosen.
-std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, std::uint64_t& chosen);
+/// step that holds array `name`; CheckpointError when absent, incomplete or
+/// damaged.  Warns (rank 0) of the later steps passed over.
+std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, const std::string& name,
+                        std::uint64_t& chosen);
 }  // namespace detail
 
 /// Fills `into` (any layout, storage order and rank count) from array
-/// `name` of step `step`, by default the latest complete one; returns the
+/// `name` of step `step`, by default the latest complete one holding it; returns the
 /// step read.  Collective.  As restore(): on a read error or a checksum
 /// mismatch `into` may hold part of the data; `options` as restore()'s.
 template <class T, int D, class M, class O>
@@ -132,7 +134,7 @@ std::uint64_t restore_step(const std::string& path, const std::string& name, Dis
                            const RestoreOptions& options = {}) {
   const auto file = detail::open_series_for_reading(path, into.comm());
   std::uint64_t chosen = 0;
-  const std::string dataset = detail::choose_step(file, step, chosen) + "/" + name;
+  const std::string dataset = detail::choose_step(file, step, name, chosen) + "/" + name;
   const auto ds = file.open_dataset(dataset);
   detail::read_array(file, ds.get(), dataset, into, options);
   return chosen;

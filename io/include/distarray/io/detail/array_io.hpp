@@ -127,6 +127,10 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
   if (meta.shape != expected)
     throw CheckpointError(where + "has shape " + shape_text(meta.shape) + ", the array has shape " +
                           shape_text(expected));
+  if (options.verify_checksum && !meta.checksum && meta.format_version != 0)
+    throw CheckpointError(where + "has no distarray_checksum attribute, but its distarray_format_version " +
+                          "says distarray wrote it, always with one: the checksum was removed; restore with "
+                          "the checksum skipped to read it unverified");
   const bool verified = options.verify_checksum && meta.checksum;
   const bool keyed = verified && meta.format_version >= 3;
   // Compares the checksum of what was read, `found()`, with the saved one.
