@@ -12,7 +12,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 namespace distarray::detail {
 
@@ -75,13 +74,26 @@ void Hdf5File::agree(bool failed, const std::string& what) const {
   detail::agree<CheckpointError>(comm_, failed, "checkpoint '" + path_ + "': " + what);
 }
 
+// OpenMPI's OMPIO copies the path and a suffix into fixed buffers (its
+// shared-file-pointer component aborts with "buffer overflow detected" for a
+// 400-byte path or a file name near NAME_MAX): a long path goes to MPI-IO as
+// this process's own descriptor of the file, a short /proc/self/fd/N path.
+std::string Hdf5File::mpi_io_name(const std::string& path, bool writable) {
+  constexpr std::size_t longest_passed = 100;
+  if (path.size() <= longest_passed) return path;
+  long_name_ = Descriptor(::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
+  agree(long_name_.get() < 0, std::string("cannot open it: ") + std::strerror(errno));
+  return "/proc/self/fd/" + std::to_string(long_name_.get());
+}
+
 Hdf5File Hdf5File::create(const std::string& path, MPI_Comm comm) {
   silence_hdf5();
   Hdf5File f;
   f.path_ = path;
   f.comm_ = comm;
+  const std::string name = f.mpi_io_name(path, true);  // the file exists: TemporaryFile made it
   const H5Id fapl = access_list(comm);
-  f.file_ = H5Id(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  f.file_ = H5Id(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
   f.agree(f.file_.get() < 0, "cannot create the file");
   return f;
 }
@@ -96,16 +108,7 @@ Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm, bool writable) {
   Hdf5File f;
   f.path_ = path;
   f.comm_ = comm;
-  // OpenMPI's OMPIO copies the file name and a suffix into fixed buffers
-  // (its shared-file-pointer component aborts with "buffer overflow detected"
-  // near NAME_MAX): a long name is opened through this process's own
-  // descriptor of the file, a short /proc/self/fd/N path.
-  std::string name = path;
-  if (std::filesystem::path(path).filename().string().size() > 128) {
-    f.long_name_ = Descriptor(::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
-    f.agree(f.long_name_.get() < 0, std::string("cannot open it: ") + std::strerror(errno));
-    name = "/proc/self/fd/" + std::to_string(f.long_name_.get());
-  }
+  const std::string name = f.mpi_io_name(path, writable);
   const H5Id fapl = access_list(comm);
   f.file_ = H5Id(H5Fopen(name.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   f.agree(f.file_.get() < 0, "cannot be opened as HDF5 (not an HDF5 file, or truncated or damaged)");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Saves that cannot lose or corrupt a checkpoint, and restores that cannot hang:
 # two jobs saving to one path, a symbolic link where the old temporary name
-# was, a long file name and one too long, a FIFO given to restore, dataset
+# was, a long file name and one too long, a 400-byte path, a FIFO given to restore, dataset
 # names with and without a leading '/'.
 # usage: save_safety.sh MPIEXEC DISTARRAY WORKDIR
 set -u
@@ -41,6 +41,16 @@ too_long="$dir/$(printf 'y%.0s' $(seq 297)).h5"
 out=$(save --file "$too_long" --dataset d 2>&1) && fail "a 300-byte file name was accepted"
 echo "$out" | grep -q "file name is 300 bytes long" || fail "unclear message for a long name: $out"
 echo "file names: 230 bytes saved, 300 bytes refused with a message"
+# A 400-byte path of short names: saved, appended to as a series (compressed
+# too) and restored (OMPIO aborted with "buffer overflow detected").
+deep="$dir/$(printf 'p%.0s' $(seq 100))/$(printf 'q%.0s' $(seq 100))/$(printf 'r%.0s' $(seq 100))/$(printf 's%.0s' $(seq 60))"
+mkdir -p "$deep"
+save --file "$deep/plain.h5" --dataset d > /dev/null || fail "a ${#deep}-byte folder path cannot be saved"
+verify --file "$deep/plain.h5" --dataset d | grep -q "verify ok" || fail "the long path does not restore"
+save --file "$deep/series.h5" --array u --step 0 > /dev/null || fail "a series at a long path cannot be created"
+save --file "$deep/series.h5" --array u --step 1 --compress 2 > /dev/null || fail "a long-path series step 1"
+verify --file "$deep/series.h5" --array u | grep -q "verify ok" || fail "the long-path series does not restore"
+echo "a $((${#deep} + 10))-byte path saves, appends and restores"
 
 # restore from a FIFO is refused, not blocked on.
 mkfifo "$dir/pipe.h5"

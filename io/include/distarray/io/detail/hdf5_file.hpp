@@ -167,9 +167,13 @@ class Hdf5File {
   /// into one value would overrun the caller's memory.
   H5Id open_single_attribute(hid_t object, const std::string& key, H5T_class_t expected,
                              const char* what) const;
+  /// The name MPI-IO gets for `path`: itself, or for a long path the
+  /// /proc/self/fd path of a descriptor kept in long_name_ (hdf5_file.cpp).
+  std::string mpi_io_name(const std::string& path, bool writable);
+
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  Descriptor long_name_;  // see open()
+  Descriptor long_name_;  // see mpi_io_name()
   H5Id file_;
 };
 
