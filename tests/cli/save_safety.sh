@@ -26,6 +26,26 @@ for round in 1 2 3; do
 done
 ls "$dir" | grep -q distarray-partial && fail "temporary files are left behind"
 
+# Two writers creating one new series at once, six rounds: each says it saved
+# its step or that another writer had the file; every step reported saved restores.
+series="$dir/created.h5"
+for round in 1 2 3 4 5 6; do
+  rm -f "$series"
+  save --file "$series" --array u --step 0 > "$dir/u.log" 2>&1 & a=$!
+  save --file "$series" --array v --step 1 > "$dir/v.log" 2>&1 & b=$!
+  wait $a; sa=$?; wait $b; sb=$?
+  for w in "u 0 $sa" "v 1 $sb"; do
+    set -- $w
+    if [ "$3" -eq 0 ]; then
+      verify --file "$series" --array "$1" --step "$2" | grep -q "verify ok" ||
+        fail "round $round: '$1' step $2 was reported saved but does not restore: $(cat "$dir/$1.log")"
+    else
+      grep -q "another writer has it open" "$dir/$1.log" || fail "round $round: '$1' failed unclearly: $(cat "$dir/$1.log")"
+    fi
+  done
+  echo "round $round: concurrent creators exit $sa and $sb; every step reported saved restores"
+done
+
 # A symbolic link to the checkpoint where the old fixed temporary name was: never written through.
 ln -s "$file" "$file.distarray-partial"
 save --file "$file" --dataset c > /dev/null || fail "a save next to a symbolic link failed"
