@@ -149,6 +149,15 @@ TEST(Exchange, AutomaticEngineMeasuresThenSettles) {
   DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
   DistArray<double, 2, Space, Kokkos::LayoutLeft> b(to, MPI_COMM_WORLD);
   testing::fill_pattern(a);
+  // Depends on the memory space: where MPI cannot read the arrays (device
+  // memory staged through host buffers) nothing is typed, so nothing to measure.
+  constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
+  if (!host_space && detail::staged_buffers(BufferStaging::automatic, host_space)) {
+    plan.execute(a, b);
+    EXPECT_EQ(testing::mismatches(b), 0);
+    EXPECT_EQ(plan.report().exchange.rfind("alltoallv", 0), 0u) << plan.report().exchange;
+    return;
+  }
   EXPECT_EQ(plan.report().exchange, "auto(measuring)");
   for (int k = 0; k < 5; ++k) {
     plan.execute(a, b);

@@ -35,8 +35,9 @@ index_t wrong(const std::vector<DistArray<double, 2>>& arrays) {
   index_t bad = 0;
   for (std::size_t j = 0; j < arrays.size(); ++j) {
     const auto& b = arrays[j];
+    const auto host = testing::host_block(b);
     for (index_t i = 0; i < b.local_size(); ++i)
-      bad += b.local().data()[i] != value(b.global_index(b.local_index(i)), b.layout().shape(), j);
+      bad += host.data()[i] != value(b.global_index(b.local_index(i)), b.layout().shape(), j);
   }
   return bad;
 }

@@ -7,6 +7,7 @@
 #include <distarray/io/detail/keyed_row_kernels.hpp>
 #undef DISTARRAY_INCLUDING_DETAIL
 
+#include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -39,8 +40,8 @@ void expect_checksum_sees_changes(index_t rows, index_t cols) {
   // The same elements held by every rank in another layout give the same value.
   DistArray<T, 2> spread(Layout<2>::parse("cyclic(2),block on " + p() + "x1", {rows, cols}), MPI_COMM_WORLD);
   spread.fill([&](const Index<2>& g) { return data[std::size_t(g[0] * cols + g[1])]; });
-  const std::uint64_t spread_sum = detail::global_checksum<T, 2>(spread.layout(), spread.grid().coord(),
-                                                                 spread.local().data(), MPI_COMM_WORLD);
+  const std::uint64_t spread_sum = detail::global_checksum<T, 2>(
+      spread.layout(), spread.grid().coord(), testing::host_block(spread).data(), MPI_COMM_WORLD);
   EXPECT_EQ(spread_sum, saved);
   int missed = 0;
   for (std::size_t i = 0; i < data.size(); ++i)

@@ -155,6 +155,38 @@ TEST(MatrixTransform, DistArraysOfAnyLayout) {
     }
 }
 
+/// B(1:, 2:) = alpha*A(0:, 1:)^H + beta*B on arrays in the default memory
+/// space (device memory on a GPU build: the kernels' complex arithmetic),
+/// checked through gather against the formula.
+template <class T>
+void conjugate_transform_in_default_space() {
+  using R = typename testing::complex_parts<T>::real;
+  const int size = world_size();
+  const Layout<2> from = Layout<2>::parse("cyclic(2),block on " + std::to_string(size) + "x1", {9, 7});
+  const Layout<2> to = Layout<2>::parse("block,cyclic(3) on 1x" + std::to_string(size), {7, 9});
+  DistArray<T, 2> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD);
+  a.fill([](const Index<2>& g) { return testing::value_of<T>(g[0], g[1], 1); });
+  b.fill([](const Index<2>& g) { return testing::value_of<T>(g[0], g[1], 7); });
+  const T alpha(R(0.5), R(-2)), beta(R(-1), R(0.25));
+  transform(alpha, MatrixOp::conjugate_transpose, a, {0, 1}, beta, b, {1, 2}, {6, 7});
+  const std::vector<T> all = b.gather();
+  if (world_rank() != 0) return;
+  for (index_t i = 0; i < 7; ++i)
+    for (index_t j = 0; j < 9; ++j) {
+      T want = testing::value_of<T>(i, j, 7);
+      if (i >= 1 && j >= 2)
+        want = alpha * testing::conjugated(testing::value_of<T>(j - 2, i - 1 + 1, 1)) + beta * want;
+      EXPECT_TRUE(testing::same(all[std::size_t(i * 9 + j)], want)) << "B(" << i << "," << j << ")";
+    }
+}
+
+TEST(MatrixTransform, ConjugateTransposeOfComplexArraysInTheDefaultMemorySpace) {
+  conjugate_transform_in_default_space<std::complex<double>>();
+  conjugate_transform_in_default_space<std::complex<float>>();
+  conjugate_transform_in_default_space<Kokkos::complex<double>>();
+  conjugate_transform_in_default_space<Kokkos::complex<float>>();
+}
+
 TEST(MatrixTransform, BadWindowsAndMatricesAreRefusedOnEveryRank) {
   BlockCyclicMatrix m;
   m.axes = {CyclicAxis{8, 2, 1, 0}, CyclicAxis{8, 2, world_size(), 0}};

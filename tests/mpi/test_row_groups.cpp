@@ -109,14 +109,14 @@ TEST(Checkpoint, RestoreIntoAnotherLayoutGoesByRowGroupsWhenLarge) {
 
 /// Elements of `a` unlike the pattern, over all ranks, and whether the one
 /// at row-major global index `changed` (the only one allowed to differ) holds `value`.
-template <class T, int D, class O>
-std::pair<index_t, bool> differences(const DistArray<T, D, Kokkos::HostSpace, O>& a, index_t changed,
-                                     T value) {
+template <class T, int D, class S, class O>
+std::pair<index_t, bool> differences(const DistArray<T, D, S, O>& a, index_t changed, T value) {
   index_t bad = mismatches(a);
   int seen = 1;  // on the rank owning `changed`: whether it holds `value`
+  const auto host = testing::host_block(a);
   for (index_t i = 0; i < a.local_size(); ++i) {
     const Index<D> g = a.global_index(a.local_index(i));
-    if (row_major_offset(g, a.layout().shape()) == changed) seen = a.local().data()[i] == value;
+    if (row_major_offset(g, a.layout().shape()) == changed) seen = host.data()[i] == value;
   }
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

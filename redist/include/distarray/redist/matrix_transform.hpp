@@ -94,7 +94,7 @@ class MatrixTransform {
   /// B = alpha*op(A) + beta*B on this rank's local arrays `a` and `b` (with
   /// their leading dimensions; null where this rank holds none).  Collective.
   void execute(T alpha, const T* a, T beta, T* b) {
-    const detail::ScaledCopy<T> op{alpha, beta, logic_->op() == MatrixOp::conjugate_transpose};
+    const detail::ScaledCopy<T> op(alpha, beta, logic_->op() == MatrixOp::conjugate_transpose);
     if (executions_ == MatrixExecutions::copies_only && !op.plain())
       throw UsageError("MatrixTransform: alpha must be 1 and beta 0 in a transform built for copies only");
     if (alpha == T(0)) {  // B = beta*B: A is neither read nor sent

@@ -49,7 +49,7 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
           T* b = row_buffer + run.offset;
           if (run.stride != 1) {  // single elements at a constant spacing
             if (pack)
-              for (index_t j = 0; j < run.length; ++j) b[j] = op.packed(l[j * run.stride]);
+              for (index_t j = 0; j < run.length; ++j) op.pack(b[j], l[j * run.stride]);
             else
               for (index_t j = 0; j < run.length; ++j) op.unpack(l[j * run.stride], b[j]);
             continue;
@@ -58,7 +58,7 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
           T* KOKKOS_RESTRICT lr = l;
           T* KOKKOS_RESTRICT br = b;
           if (pack)
-            for (index_t j = 0; j < run.length; ++j) br[j] = op.packed(lr[j]);
+            for (index_t j = 0; j < run.length; ++j) op.pack(br[j], lr[j]);
           else
             for (index_t j = 0; j < run.length; ++j) op.unpack(lr[j], br[j]);
         }
@@ -113,7 +113,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           if (pack) {
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr),
-                                   [&](const index_t r) { tile(r, j) = op.packed(local[at(r, j)]); });
+                                   [&](const index_t r) { op.pack(tile(r, j), local[at(r, j)]); });
             });
             team.team_barrier();
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
@@ -161,6 +161,7 @@ template <class Space, class T>
 void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                 index_t begin, index_t end, T* local, T beta, const typename Space::execution_space& exec) {
   if (begin >= end) return;
+  const bool beta_zero = beta == T(0);  // compared here: std::complex's == is host code
   Kokkos::parallel_for(
       "distarray::scale", Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end),
       KOKKOS_LAMBDA(const index_t i) {
@@ -168,8 +169,13 @@ void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
         for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
           const CopyRun run = runs(k);
           T* l = local + row.local_base + run.start;
-          for (index_t j = 0; j < run.length; ++j)
-            l[j * run.stride] = beta == T(0) ? T(0) : beta * l[j * run.stride];
+          for (index_t j = 0; j < run.length; ++j) {
+            T& x = l[j * run.stride];
+            if (beta_zero)
+              zeroed(x);
+            else
+              scaled(x, beta, x, false);
+          }
         }
       });
 }

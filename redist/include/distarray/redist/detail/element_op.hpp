@@ -8,6 +8,10 @@
 // buffer and the unpack writes buffer + beta*b, or the buffer alone when
 // beta is 0, so that B is never read then (BLAS semantics: NaN or
 // uninitialised memory in B never reaches the result).
+//
+// Complex elements are computed on their real and imaginary parts, which
+// std::complex and Kokkos::complex both lay out as two reals: std::complex's
+// operators and constructors are host-only, and a kernel must not call them.
 
 #include <Kokkos_Core.hpp>
 
@@ -25,38 +29,85 @@ struct is_complex<Kokkos::complex<R>> : std::true_type {};
 template <class R>
 struct is_complex<std::complex<R>> : std::true_type {};
 
-/// The complex conjugate of v; v itself for a real or integer type.  Built
-/// from real() and imag() (constexpr members of both complex types) rather
-/// than std::conj, which device code cannot call.
+/// out = alpha * x, x conjugated first when `conjugate` (complex only).
 template <class T>
-KOKKOS_INLINE_FUNCTION T conjugate_of(const T& v) {
-  if constexpr (is_complex<T>::value)
-    return T(v.real(), -v.imag());
-  else
-    return v;
+KOKKOS_INLINE_FUNCTION void scaled(T& out, const T& alpha, const T& x, bool conjugate) {
+  if constexpr (is_complex<T>::value) {
+    using R = typename T::value_type;
+    const R* a = reinterpret_cast<const R*>(&alpha);
+    const R* v = reinterpret_cast<const R*>(&x);
+    const R vi = conjugate ? -v[1] : v[1];
+    R* o = reinterpret_cast<R*>(&out);
+    const R re = a[0] * v[0] - a[1] * vi, im = a[0] * vi + a[1] * v[0];
+    o[0] = re;
+    o[1] = im;
+  } else {
+    out = alpha * x;
+  }
+}
+
+/// out = v + beta * out.
+template <class T>
+KOKKOS_INLINE_FUNCTION void accumulated(T& out, const T& v, const T& beta) {
+  if constexpr (is_complex<T>::value) {
+    using R = typename T::value_type;
+    const R* b = reinterpret_cast<const R*>(&beta);
+    const R* w = reinterpret_cast<const R*>(&v);
+    R* o = reinterpret_cast<R*>(&out);
+    const R re = w[0] + b[0] * o[0] - b[1] * o[1], im = w[1] + b[0] * o[1] + b[1] * o[0];
+    o[0] = re;
+    o[1] = im;
+  } else {
+    out = v + beta * out;
+  }
+}
+
+/// out = 0, without reading it.
+template <class T>
+KOKKOS_INLINE_FUNCTION void zeroed(T& out) {
+  if constexpr (is_complex<T>::value) {
+    using R = typename T::value_type;
+    R* o = reinterpret_cast<R*>(&out);
+    o[0] = o[1] = R(0);
+  } else {
+    out = T(0);
+  }
 }
 
 template <class T>
 struct PlainCopy {
-  KOKKOS_INLINE_FUNCTION T packed(const T& a) const { return a; }
+  KOKKOS_INLINE_FUNCTION void pack(T& buffer, const T& a) const { buffer = a; }
   KOKKOS_INLINE_FUNCTION void unpack(T& b, const T& v) const { b = v; }
 };
 
 template <class T>
 struct ScaledCopy {
+  ScaledCopy() = default;
+  /// On the host: the comparisons with 0 and 1 are made here, not in kernels.
+  ScaledCopy(T alpha, T beta, bool conjugate)
+      : alpha(alpha),
+        beta(beta),
+        conjugate(conjugate && is_complex<T>::value),
+        beta_zero(beta == T(0)),
+        plain_(alpha == T(1) && beta == T(0) && !this->conjugate) {}
+
   T alpha{1};
   T beta{0};
   bool conjugate = false;
+  bool beta_zero = true;
 
-  KOKKOS_INLINE_FUNCTION T packed(const T& a) const { return alpha * (conjugate ? conjugate_of(a) : a); }
+  KOKKOS_INLINE_FUNCTION void pack(T& buffer, const T& a) const { scaled(buffer, alpha, a, conjugate); }
   KOKKOS_INLINE_FUNCTION void unpack(T& b, const T& v) const {
-    if (beta == T(0))
+    if (beta_zero)
       b = v;
     else
-      b = v + beta * b;
+      accumulated(b, v, beta);
   }
   /// True when the copy is a plain one (the kernels then take the fast path).
-  bool plain() const { return alpha == T(1) && beta == T(0) && !(conjugate && is_complex<T>::value); }
+  bool plain() const { return plain_; }
+
+ private:
+  bool plain_ = true;
 };
 
 }  // namespace distarray::detail
