@@ -1,5 +1,7 @@
 #include <distarray/redist/detail/copy_table.hpp>
 
+#include <algorithm>
+
 namespace distarray::detail {
 
 std::vector<Segment> expanded_segments(const PeerRuns& r, index_t unit) {
@@ -37,6 +39,29 @@ std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last)
     }
   }
   return tasks;
+}
+
+std::vector<RunChunk> CopyTable::run_chunks(std::size_t first, std::size_t last) const {
+  std::vector<RunChunk> chunks;
+  for (std::size_t i = first; i < last; ++i) {
+    const Message& m = messages[i];
+    if (m.rows_end == m.rows_begin) continue;
+    const index_t row_elements = m.count / (m.rows_end - m.rows_begin);
+    // The pieces of one row, the same for every row of the message (they share their runs).
+    std::vector<RunChunk> pieces;
+    const CopyRow& row = rows[std::size_t(m.rows_begin)];
+    index_t run = row.runs_begin;
+    for (index_t e0 = 0; e0 < row_elements; e0 += copy_chunk) {
+      while (runs[std::size_t(run)].offset + runs[std::size_t(run)].length <= e0) ++run;
+      pieces.push_back({0, e0, std::min(e0 + copy_chunk, row_elements), run});
+    }
+    for (index_t r = m.rows_begin; r < m.rows_end; ++r)
+      for (RunChunk piece : pieces) {
+        piece.row = r;
+        chunks.push_back(piece);
+      }
+  }
+  return chunks;
 }
 
 bool evenly_spaced_singles(const std::vector<Segment>& segments) {

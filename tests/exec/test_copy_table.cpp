@@ -1,6 +1,6 @@
 // CopyTable: the rows and runs of a message, merged dimensions, spaced
 // singles, and tile tasks covering every (row, run element) of a strided
-// message exactly once.
+// message exactly once; run chunks that spread any table over the threads.
 
 #include <distarray/redist/detail/copy_table.hpp>
 #include "send_table.hpp"
@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace distarray::detail {
 namespace {
@@ -61,6 +63,42 @@ TEST(CopyTable, TileTasksCoverEveryElementOnce) {
         for (index_t e = 0; e < per_row; ++e) ASSERT_EQ((seen[{r, e}]), 1) << "row " << r << " element " << e;
     }
     EXPECT_EQ(index_t(seen.size()), expected);
+  }
+}
+
+// The work decomposition of copy_runs: at least elements / copy_chunk work
+// items for any table (one long row, four rows, many short rows, spaced
+// singles), none longer than copy_chunk, every (row, element) exactly once.
+TEST(CopyTable, RunChunksSpreadEveryTableOverAtLeastElementsOverTheChunk) {
+  struct Case {
+    const char *from, *to;
+    Index<2> shape;
+    index_t rows;  // rows of the first message, where the case is about them (0: any)
+  };
+  const Case cases[] = {{"block,* on 1x1", "block,* on 1x1", {1000, 100}, 1},  // one merged row
+                        {"*,* on 1x1", "*,block on 1x2", {4, 20000}, 4},       // four long rows
+                        {"cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", {301, 67}, 0},
+                        {"*,block on 1x1", "*,cyclic on 1x3", {40, 9001}, 0}};  // spaced singles
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.from) + " -> " + c.to);
+    const CopyTable t = send_table(c.from, c.to, c.shape, StorageOrder::row_major, StorageOrder::row_major);
+    if (c.rows) EXPECT_EQ(t.messages[0].rows_end - t.messages[0].rows_begin, c.rows);
+    const auto chunks = t.run_chunks(0, t.messages.size());
+    EXPECT_GE(index_t(chunks.size()), (t.total + copy_chunk - 1) / copy_chunk);
+    std::vector<std::vector<int>> seen(t.rows.size());
+    for (const auto& m : t.messages)
+      for (index_t r = m.rows_begin; r < m.rows_end; ++r)
+        seen[std::size_t(r)].assign(std::size_t(m.count / (m.rows_end - m.rows_begin)), 0);
+    for (const RunChunk& chunk : chunks) {
+      EXPECT_LE(chunk.element_end - chunk.element_begin, copy_chunk);
+      const CopyRun& first = t.runs[std::size_t(chunk.run_begin)];
+      EXPECT_GT(first.offset + first.length, chunk.element_begin);
+      for (index_t e = chunk.element_begin; e < chunk.element_end; ++e)
+        ++seen[std::size_t(chunk.row)][std::size_t(e)];
+    }
+    for (std::size_t r = 0; r < seen.size(); ++r)
+      for (std::size_t e = 0; e < seen[r].size(); ++e)
+        ASSERT_EQ(seen[r][e], 1) << "row " << r << " element " << e;
   }
 }
 

@@ -4,9 +4,10 @@
 #endif
 // The two copy kernels of the packers, each one Kokkos launch over any
 // number of messages of a CopyTable side: copy_runs (contiguous runs, and
-// single elements at a constant spacing) and copy_tiles (a local transpose
-// in cache tiles), each applying an element op (element_op.hpp) on the way;
-// and scale_runs, which scales a table's local elements in place.  Free
+// single elements at a constant spacing, in chunks of at most copy_chunk
+// elements of a row) and copy_tiles (a local transpose in cache tiles),
+// each applying an element op (element_op.hpp) on the way; and scale_runs,
+// which scales a table's local elements in place.  Free
 // functions: CUDA's extended lambdas may not live in private member functions.
 
 #include <distarray/redist/detail/copy_table.hpp>
@@ -31,37 +32,52 @@ struct BufferWindow {
   }
 };
 
-/// Rows [begin, end) of a table: pack (local -> buffer) or unpack (buffer ->
-/// local) through `op`, one parallel iteration per row.
+/// Calls f(row, run, jb, je) for the run elements [jb, je) of each run of
+/// chunk `c` (CopyTable::run_chunks).
+template <class Space, class F>
+KOKKOS_INLINE_FUNCTION void for_chunk_runs(const RunChunk& c, const CopyRow& row,
+                                           const Kokkos::View<CopyRun*, Space>& runs, const F& f) {
+  for (index_t k = c.run_begin; k < row.runs_end; ++k) {
+    const CopyRun run = runs(k);
+    if (run.offset >= c.element_end) break;
+    const index_t jb = c.element_begin > run.offset ? c.element_begin - run.offset : 0;
+    const index_t je = c.element_end - run.offset < run.length ? c.element_end - run.offset : run.length;
+    f(run, jb, je);
+  }
+}
+
+/// Run chunks [begin, end) of a table (CopyTable::run_chunks): pack (local
+/// -> buffer) or unpack (buffer -> local) through `op`, one parallel
+/// iteration per chunk of at most copy_chunk elements of a row.
 template <class Space, class T, class Op>
 void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-               index_t begin, index_t end, T* local, BufferWindow<T> buf, bool pack, Op op,
-               const typename Space::execution_space& exec) {
+               const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
+               BufferWindow<T> buf, bool pack, Op op, const typename Space::execution_space& exec) {
   if (begin >= end) return;
   Kokkos::parallel_for(
       pack ? "distarray::pack" : "distarray::unpack",
       Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end), KOKKOS_LAMBDA(const index_t i) {
-        const CopyRow row = rows(i);
-        T* const row_buffer = buf.at(i, row.buffer_base);  // the window is chosen per row, not per run
-        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
-          const CopyRun run = runs(k);
+        const RunChunk chunk = chunks(i);
+        const CopyRow row = rows(chunk.row);
+        T* const row_buffer = buf.at(chunk.row, row.buffer_base);  // the window is chosen per row, not per run
+        for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           T* l = local + row.local_base + run.start;
           T* b = row_buffer + run.offset;
           if (run.stride != 1) {  // single elements at a constant spacing
             if (pack)
-              for (index_t j = 0; j < run.length; ++j) op.pack(b[j], l[j * run.stride]);
+              for (index_t j = jb; j < je; ++j) op.pack(b[j], l[j * run.stride]);
             else
-              for (index_t j = 0; j < run.length; ++j) op.unpack(l[j * run.stride], b[j]);
-            continue;
+              for (index_t j = jb; j < je; ++j) op.unpack(l[j * run.stride], b[j]);
+            return;
           }
           // A block and a buffer never overlap: restrict lets the copy vectorize.
           T* KOKKOS_RESTRICT lr = l;
           T* KOKKOS_RESTRICT br = b;
           if (pack)
-            for (index_t j = 0; j < run.length; ++j) op.pack(br[j], lr[j]);
+            for (index_t j = jb; j < je; ++j) op.pack(br[j], lr[j]);
           else
-            for (index_t j = 0; j < run.length; ++j) op.unpack(lr[j], br[j]);
-        }
+            for (index_t j = jb; j < je; ++j) op.unpack(lr[j], br[j]);
+        });
       });
 }
 
@@ -155,28 +171,29 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
       });
 }
 
-/// Rows [begin, end) of a table: each local element l becomes beta*l, or 0
-/// without being read when beta is 0 (B = beta*B of a transform with alpha = 0).
+/// Run chunks [begin, end) of a table: each local element l becomes beta*l,
+/// or 0 without being read when beta is 0 (B = beta*B of a transform with alpha = 0).
 template <class Space, class T>
 void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-                index_t begin, index_t end, T* local, T beta, const typename Space::execution_space& exec) {
+                const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local, T beta,
+                const typename Space::execution_space& exec) {
   if (begin >= end) return;
   const bool beta_zero = beta == T(0);  // compared here: std::complex's == is host code
   Kokkos::parallel_for(
       "distarray::scale", Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end),
       KOKKOS_LAMBDA(const index_t i) {
-        const CopyRow row = rows(i);
-        for (index_t k = row.runs_begin; k < row.runs_end; ++k) {
-          const CopyRun run = runs(k);
+        const RunChunk chunk = chunks(i);
+        const CopyRow row = rows(chunk.row);
+        for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           T* l = local + row.local_base + run.start;
-          for (index_t j = 0; j < run.length; ++j) {
+          for (index_t j = jb; j < je; ++j) {
             T& x = l[j * run.stride];
             if (beta_zero)
               zeroed(x);
             else
               scaled(x, beta, x, false);
           }
-        }
+        });
       });
 }
 

@@ -60,6 +60,19 @@ struct TileTask {
   index_t run_begin;
 };
 
+/// The elements of a row that one parallel work item of copy_runs copies:
+/// at most copy_chunk, so that a table of one long row (a whole message
+/// merged into one run) still spreads over every thread.
+constexpr index_t copy_chunk = 4096;
+
+/// One work item of copy_runs: row `row`'s run elements [element_begin,
+/// element_end); run_begin is the first run ending past element_begin.
+struct RunChunk {
+  index_t row;
+  index_t element_begin, element_end;
+  index_t run_begin;
+};
+
 struct CopyTable {
   struct Message {
     int rank;        ///< in the exchange's communicator
@@ -77,6 +90,10 @@ struct CopyTable {
   /// run elements consecutive (so that a serial or threaded backend reuses
   /// its pages).
   std::vector<TileTask> tile_tasks(std::size_t first, std::size_t last) const;
+  /// The run chunks of messages [first, last), in row order: each row's
+  /// elements cut into pieces of at most copy_chunk, so at least
+  /// elements / copy_chunk of them.
+  std::vector<RunChunk> run_chunks(std::size_t first, std::size_t last) const;
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
   /// local block of the given extents and storage order; its elements go in

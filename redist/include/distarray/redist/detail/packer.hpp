@@ -4,7 +4,8 @@
 #endif
 // Packer: one side of an exchange (a CopyTable) on the execution space, with
 // the kernel policy its runs need — copy_runs for contiguous runs and spaced
-// single elements, copy_tiles for a local transpose.  Any range of
+// single elements (over run chunks, so that one long row still uses every
+// thread), copy_tiles for a local transpose.  Any range of
 // consecutive messages is one kernel launch: a whole side per step, or one
 // message where the engine unpacks on arrival.
 
@@ -39,6 +40,14 @@ class Packer {
         tiled_(table.strided),
         rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
         runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)) {
+    std::vector<RunChunk> chunks;
+    first_chunk_.push_back(0);
+    for (std::size_t i = 0; i < messages_.size(); ++i) {
+      const auto some = table.run_chunks(i, i + 1);
+      chunks.insert(chunks.end(), some.begin(), some.end());
+      first_chunk_.push_back(index_t(chunks.size()));
+    }
+    chunks_ = to_space<RunChunk, Space>("distarray::run_chunks", chunks);
     if (!tiled_) return;
     std::vector<TileTask> tasks;
     first_task_.push_back(0);
@@ -84,7 +93,7 @@ class Packer {
     if (tiled_)
       copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack, op, exec);
     else
-      copy_runs(rows_, runs_, begin, end, local, buf, pack, op, exec);
+      copy_runs(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buf, pack, op, exec);
     return 1;
   }
   template <class Op = PlainCopy<T>>
@@ -95,8 +104,7 @@ class Packer {
   /// Every local element of the table becomes beta times itself (0 for beta
   /// = 0, unread); one launch, not fenced.
   void scale_all(T* local, T beta, const execution_space& exec = execution_space()) const {
-    if (!messages_.empty())
-      scale_runs(rows_, runs_, messages_.front().rows_begin, messages_.back().rows_end, local, beta, exec);
+    scale_runs(rows_, runs_, chunks_, 0, first_chunk_.back(), local, beta, exec);
   }
 
  private:
@@ -104,6 +112,8 @@ class Packer {
   bool tiled_ = false;
   Kokkos::View<CopyRow*, Space> rows_;
   Kokkos::View<CopyRun*, Space> runs_;
+  Kokkos::View<RunChunk*, Space> chunks_;
+  std::vector<index_t> first_chunk_;  // message -> its first run chunk
   Kokkos::View<TileTask*, Space> tasks_;
   std::vector<index_t> first_task_;  // message -> its first tile task (tiled only)
 };
