@@ -29,6 +29,21 @@ Kokkos::View<Item*, Space> to_space(const char* label, const std::vector<Item>& 
   return v;
 }
 
+/// The work items of every message of `table` (items_of(i) for message i),
+/// in one view of `Space`; first[i] is message i's first item, first.back() their count.
+template <class Item, class Space, class F>
+Kokkos::View<Item*, Space> per_message(const char* label, const CopyTable& table, std::vector<index_t>& first,
+                                       F&& items_of) {
+  std::vector<Item> items;
+  first.assign(1, 0);
+  for (std::size_t i = 0; i < table.messages.size(); ++i) {
+    const std::vector<Item> some = items_of(i);
+    items.insert(items.end(), some.begin(), some.end());
+    first.push_back(index_t(items.size()));
+  }
+  return to_space<Item, Space>(label, items);
+}
+
 template <class T, class Space>
 class Packer {
  public:
@@ -40,23 +55,11 @@ class Packer {
         tiled_(table.strided),
         rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
         runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)) {
-    std::vector<RunChunk> chunks;
-    first_chunk_.push_back(0);
-    for (std::size_t i = 0; i < messages_.size(); ++i) {
-      const auto some = table.run_chunks(i, i + 1);
-      chunks.insert(chunks.end(), some.begin(), some.end());
-      first_chunk_.push_back(index_t(chunks.size()));
-    }
-    chunks_ = to_space<RunChunk, Space>("distarray::run_chunks", chunks);
-    if (!tiled_) return;
-    std::vector<TileTask> tasks;
-    first_task_.push_back(0);
-    for (std::size_t i = 0; i < messages_.size(); ++i) {
-      const auto some = table.tile_tasks(i, i + 1);
-      tasks.insert(tasks.end(), some.begin(), some.end());
-      first_task_.push_back(index_t(tasks.size()));
-    }
-    tasks_ = to_space<TileTask, Space>("distarray::tile_tasks", tasks);
+    chunks_ = per_message<RunChunk, Space>("distarray::run_chunks", table, first_chunk_,
+                                           [&](std::size_t i) { return table.run_chunks(i, i + 1); });
+    if (tiled_)
+      tasks_ = per_message<TileTask, Space>("distarray::tile_tasks", table, first_task_,
+                                            [&](std::size_t i) { return table.tile_tasks(i, i + 1); });
   }
 
   const std::vector<CopyTable::Message>& messages() const { return messages_; }
