@@ -54,7 +54,8 @@ bool for_each_entry(const std::vector<char>& image, F&& f) {
 
 }  // namespace
 
-std::string journal_image(int file_fd, const JournalHeader& header, const Extents& data, std::vector<char>& out) {
+std::string journal_image(int file_fd, const JournalHeader& header, const Extents& data,
+                          std::vector<char>& out) {
   out.assign(magic, magic + 8);
   for (const std::uint64_t v : {header.device, header.inode, header.step, header.length, std::uint64_t(0)})
     put(out, v);
@@ -91,9 +92,10 @@ std::string read_journal_header(const std::vector<char>& image, JournalHeader& h
 std::string write_back(int file_fd, const std::vector<char>& image) {
   JournalHeader header;
   if (std::string problem = read_journal_header(image, header); !problem.empty()) return problem;
-  const bool written = for_each_entry(image, [&](std::uint64_t offset, std::uint64_t bytes, const char* from) {
-    return ::pwrite(file_fd, from, bytes, off_t(offset)) == ssize_t(bytes);
-  });
+  const bool written =
+      for_each_entry(image, [&](std::uint64_t offset, std::uint64_t bytes, const char* from) {
+        return ::pwrite(file_fd, from, bytes, off_t(offset)) == ssize_t(bytes);
+      });
   if (!written) return std::string("cannot write it: ") + std::strerror(errno);
   if (::ftruncate(file_fd, off_t(header.length)) != 0 || ::fsync(file_fd) != 0)
     return std::string("cannot restore its length: ") + std::strerror(errno);

@@ -113,9 +113,10 @@ bool locked_elsewhere(int fd) {
 }
 
 bool names(const std::string& path, int fd, bool follow) {
-  struct stat at {}, open {};
-  return (follow ? ::stat(path.c_str(), &at) : ::lstat(path.c_str(), &at)) == 0 && ::fstat(fd, &open) == 0 && at.st_dev == open.st_dev &&
-         at.st_ino == open.st_ino && open.st_nlink > 0;
+  struct stat at {
+  }, open{};
+  return (follow ? ::stat(path.c_str(), &at) : ::lstat(path.c_str(), &at)) == 0 && ::fstat(fd, &open) == 0 &&
+         at.st_dev == open.st_dev && at.st_ino == open.st_ino && open.st_nlink > 0;
 }
 
 RollbackJournal RollbackJournal::write(const std::string& target, int file_fd, std::uint64_t step,

@@ -49,7 +49,8 @@ std::map<std::uint64_t, StepEntry> steps_of(const Hdf5File& file) {
     if (!named && !has_step && damage.empty()) continue;  // not a step group
     if (damage.empty() && !has_step) damage = "it has no distarray_step attribute";
     if (damage.empty() && !named)
-      damage = "its distarray_step attribute says " + std::to_string(step) + " but it is named '" + child + "'";
+      damage =
+          "its distarray_step attribute says " + std::to_string(step) + " but it is named '" + child + "'";
     if (damage.empty() && *named != step)
       damage = "its distarray_step attribute says step " + std::to_string(step);
     steps[named.value_or(step)] = {child, damage.empty() && complete == 1, damage};
@@ -88,9 +89,11 @@ Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm) {
   const auto found = RollbackJournal::inspect(path, comm);
   const std::string step = std::to_string(found.step), journal = RollbackJournal::path_of(path);
   if (found.kind == RollbackJournal::Finding::in_progress)
-    throw CheckpointError(where + "a step is being written (its journal is held by a running writer); read it "
-                                  "once the step is committed");
-  if (found.kind == RollbackJournal::Finding::foreign) warn(comm, where + "ignoring '" + journal + "': " + found.why);
+    throw CheckpointError(where +
+                          "a step is being written (its journal is held by a running writer); read it "
+                          "once the step is committed");
+  if (found.kind == RollbackJournal::Finding::foreign)
+    warn(comm, where + "ignoring '" + journal + "': " + found.why);
   const bool unfinished = found.kind == RollbackJournal::Finding::unfinished;
   Hdf5File file;
   try {

@@ -18,7 +18,7 @@ void warn(MPI_Comm comm, const std::string& text);
 
 /// A step group of a series file as it is.
 struct StepEntry {
-  std::string group;   ///< "step_<n>"
+  std::string group;  ///< "step_<n>"
   bool complete = false;
   std::string damage;  ///< why it is not a step (its header does not match its name), or empty
 };

@@ -7,8 +7,8 @@
 
 #include "mpi/world.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -16,8 +16,8 @@
 #include <numeric>
 #include <random>
 #include <sstream>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace distarray::testing {
@@ -125,7 +125,9 @@ struct TransformCase {
 /// where the matrices allow.  The same draws on every rank.
 template <class T>
 TransformCase<T> draw_case(std::mt19937& rng, MatrixOp op, T alpha, T beta, int least = 0) {
-  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, std::max(lo, hi))(rng); };
+  const auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, std::max(lo, hi))(rng);
+  };
   TransformCase<T> c{random_matrix(rng, world_rank()), random_matrix(rng, world_rank())};
   c.op = op, c.alpha = alpha, c.beta = beta;
   const bool transpose = op != MatrixOp::none;
@@ -186,8 +188,9 @@ std::string describe(const TransformCase<T>& c) {
   std::ostringstream scalars;
   scalars << ", alpha " << c.alpha << ", beta " << c.beta << (c.nan_b ? ", B NaN" : "");
   return "op " + std::to_string(int(c.op)) + scalars.str() + ", window " + std::to_string(c.extent[0]) + "x" +
-         std::to_string(c.extent[1]) + " at B(" + std::to_string(c.b_at[0]) + "," + std::to_string(c.b_at[1]) +
-         ") A(" + std::to_string(c.a_at[0]) + "," + std::to_string(c.a_at[1]) + ")";
+         std::to_string(c.extent[1]) + " at B(" + std::to_string(c.b_at[0]) + "," +
+         std::to_string(c.b_at[1]) + ") A(" + std::to_string(c.a_at[0]) + "," + std::to_string(c.a_at[1]) +
+         ")";
 }
 
 }  // namespace distarray::testing

@@ -29,7 +29,9 @@ using testing::step_mismatches;
 using testing::world_rank;
 using testing::world_size;
 
-Layout<2> layout() { return Layout<2>::parse("cyclic(3),block on " + testing::ranks_text() + "x1", {29, 13}); }
+Layout<2> layout() {
+  return Layout<2>::parse("cyclic(3),block on " + testing::ranks_text() + "x1", {29, 13});
+}
 
 std::string journal_of(const std::string& path) { return path + ".distarray-journal"; }
 

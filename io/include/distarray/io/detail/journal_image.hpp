@@ -28,7 +28,8 @@ struct JournalHeader {
 
 /// The journal of `file_fd`'s first `header.length` bytes outside `data`
 /// (raw data, never rewritten) into `out`; "" or why not.
-std::string journal_image(int file_fd, const JournalHeader& header, const Extents& data, std::vector<char>& out);
+std::string journal_image(int file_fd, const JournalHeader& header, const Extents& data,
+                          std::vector<char>& out);
 
 /// Checks that `image` is a whole journal (magic, hash, entries inside it)
 /// and reads its header; "" or why it is not one.

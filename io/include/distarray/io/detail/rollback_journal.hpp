@@ -41,8 +41,8 @@ class RollbackJournal {
   /// holds open and locked as `file_fd`: saves the metadata of its first
   /// `length` bytes (outside `data`, sorted extents of raw data), syncs and
   /// locks the journal.  Collective.
-  static RollbackJournal write(const std::string& target, int file_fd, std::uint64_t step, std::uint64_t length,
-                               const Extents& data, MPI_Comm comm);
+  static RollbackJournal write(const std::string& target, int file_fd, std::uint64_t step,
+                               std::uint64_t length, const Extents& data, MPI_Comm comm);
   /// The step is durable: removes the journal.  Collective.
   void discard(MPI_Comm comm);
   /// Undoes the step (the HDF5 file must be closed).  Collective.
