@@ -38,9 +38,11 @@ Series::Series(std::string path, MPI_Comm comm) : path_(std::move(path)) {
     open_locked();
     const auto committed = [this](std::uint64_t step) { return committed_on_disk(path_, step); };
     if (detail::RollbackJournal::recover(path_, lock_.get(), committed, comm_))
-      detail::warn(comm_, "series '" + path_ +
-                      "': a step that its writer did not finish was rolled back; the file is as after its last "
-                      "complete step");
+      detail::warn(
+          comm_,
+          "series '" + path_ +
+              "': a step that its writer did not finish was rolled back; the file is as after its last "
+              "complete step");
     reopen();
     std::uint64_t version = 0;
     if (!file_.get_attribute(file_.open_group("/").get(), "distarray_series", version))
@@ -178,6 +180,5 @@ void Series::abandon_step() {
   journal_.roll_back(comm_);
   reopen();
 }
-
 
 }  // namespace distarray

@@ -93,9 +93,8 @@ TEST(Checkpoint, OlderFormatsStillRestore) {
   for (std::uint64_t version : {1, 2}) {
     const std::string path = file("format" + std::to_string(version));
     save(path, "a", a);
-    std::uint64_t checksum = detail::global_checksum<double, 2>(layout, a.grid().coord(),
-                                                                testing::host_block(a).data(), MPI_COMM_WORLD,
-                                                                version);
+    std::uint64_t checksum = detail::global_checksum<double, 2>(
+        layout, a.grid().coord(), testing::host_block(a).data(), MPI_COMM_WORLD, version);
     if (world_rank() == 0) {
       const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
       const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
@@ -134,8 +133,8 @@ template <class T, int D>
 void expect_bands_add_up(const DistArray<T, D>& a, DistArray<T, D>& other, const std::string& path) {
   SCOPED_TRACE(a.layout().to_string());
   save(path, "a", a);
-  const std::uint64_t whole =
-      detail::global_checksum<T, D>(a.layout(), a.grid().coord(), testing::host_block(a).data(), MPI_COMM_WORLD);
+  const std::uint64_t whole = detail::global_checksum<T, D>(a.layout(), a.grid().coord(),
+                                                            testing::host_block(a).data(), MPI_COMM_WORLD);
   std::uint64_t stored = 0;
   if (world_rank() == 0) {
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);

@@ -89,8 +89,8 @@ TEST(MatrixTransform, EveryOpAndScalarOnEveryComplexType) {
 
 TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
   std::mt19937 rng(20261127);
-  for (const ExchangeEngine engine :
-       {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p}) {
+  for (const ExchangeEngine engine : {ExchangeEngine::automatic, ExchangeEngine::alltoallv,
+                                      ExchangeEngine::datatype, ExchangeEngine::p2p}) {
     PlanOptions options;
     options.exchange = engine;
     for (int k = 0; k < 12; ++k) {
@@ -117,7 +117,8 @@ TEST(MatrixTransform, RefusalsOnEveryRank) {
   for (const MatrixExecutions executions : {MatrixExecutions::copies_only, MatrixExecutions::any})
     testing::expect_throw_on_every_rank(
         [&] {
-          MatrixTransform<double>(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD, executions, encoded);
+          MatrixTransform<double>(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD, executions,
+                                  encoded);
         },
         "encoded engine");
   MatrixTransform<double> copies(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,

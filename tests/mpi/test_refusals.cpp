@@ -143,14 +143,17 @@ TEST(Refusals, StartWhileInFlightWithRanksOutsideTheGrid) {
   const std::string last = std::to_string(world_size() - 1);
   const auto from = Layout<1>::parse("cyclic on 1@" + last, {2});
   const auto to = Layout<1>::parse("* on 1@" + last, {2});
-  for (const ExchangeEngine engine : {ExchangeEngine::p2p, ExchangeEngine::alltoallv, ExchangeEngine::encoded}) {
+  for (const ExchangeEngine engine :
+       {ExchangeEngine::p2p, ExchangeEngine::alltoallv, ExchangeEngine::encoded}) {
     const std::string what = "in flight, " + std::string(to_string(engine));
     Plan<double, 1> plan(from, to, MPI_COMM_WORLD, indirect_with(engine));
     DistArray<double, 1> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD);
     testing::fill_pattern(a);
     Request first = plan.start(a, b);
-    expect_agreed<UsageError>(what, [&] { (void)plan.start(a, b); }, "in flight");
-    expect_agreed<UsageError>(what + ", execute", [&] { plan.execute(a, b); }, "in flight");
+    expect_agreed<UsageError>(
+        what, [&] { (void)plan.start(a, b); }, "in flight");
+    expect_agreed<UsageError>(
+        what + ", execute", [&] { plan.execute(a, b); }, "in flight");
     first.wait();
     EXPECT_EQ(testing::mismatches(b), 0) << what;
     plan.execute(a, b);  // and the plan goes on
@@ -177,8 +180,7 @@ TEST(Refusals, BatchRefusalsWithRanksOutsideTheGrid) {
   // Counts that differ within one rank's call (rank 0 only).
   const bool first = world_rank() == 0;
   expect_agreed<UsageError>(
-      "counts differ on rank 0",
-      [&] { plan.execute(std::span(a), std::span(b).first(first ? 2 : 3)); },
+      "counts differ on rank 0", [&] { plan.execute(std::span(a), std::span(b).first(first ? 2 : 3)); },
       "3 source arrays but 2 destination arrays");
   // Counts that differ between ranks: rank 0 moves two arrays, the others three.
   if (n > 1)

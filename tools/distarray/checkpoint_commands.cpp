@@ -127,7 +127,8 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
     const std::string array = args.get("array", "");
     for (const StepInfo& s : steps) {
       if (step && s.step == *step && !s.damage.empty())
-        throw CheckpointError("series '" + path + "': step " + std::to_string(*step) + " is damaged: " + s.damage);
+        throw CheckpointError("series '" + path + "': step " + std::to_string(*step) +
+                              " is damaged: " + s.damage);
       for (const auto& [n, i] : s.arrays)
         if (n == array && (step ? s.step == *step : s.complete)) info = i;
     }

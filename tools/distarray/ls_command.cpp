@@ -51,7 +51,8 @@ int run_ls(int argc, char** argv, MPI_Comm comm) {
   for (const StepInfo& s : steps) {
     std::string line = "step " + std::to_string(s.step) +
                        (!s.damage.empty() ? "  DAMAGED (ignored): " + s.damage
-                                          : s.complete ? "  complete" : "  INCOMPLETE (ignored)");
+                        : s.complete      ? "  complete"
+                                          : "  INCOMPLETE (ignored)");
     for (const auto& [key, value] : s.attributes) line += "  " + key + "=" + attribute_text(value);
     std::printf("%s\n", line.c_str());
     for (const auto& [name, info] : s.arrays) std::printf("%s\n", array_text(name, info).c_str());

@@ -59,7 +59,8 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
       Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end), KOKKOS_LAMBDA(const index_t i) {
         const RunChunk chunk = chunks(i);
         const CopyRow row = rows(chunk.row);
-        T* const row_buffer = buf.at(chunk.row, row.buffer_base);  // the window is chosen per row, not per run
+        T* const row_buffer =
+            buf.at(chunk.row, row.buffer_base);  // the window is chosen per row, not per run
         for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           T* l = local + row.local_base + run.start;
           T* b = row_buffer + run.offset;
