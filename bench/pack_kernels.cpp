@@ -1,17 +1,23 @@
-// Pack and unpack kernel throughput against memcpy of the same bytes, in one
-// run: rank 0's side of a P-rank exchange of an N x N f64 array (default
-// N = 2048, P = 4), on this process's Kokkos execution space.
+// Pack and unpack kernel throughput against a copy of the same bytes in
+// the same memory space, in one run: rank 0's sides of a P-rank exchange of
+// an N x N f64 array (default N = 2048, P = 4), on this process's Kokkos
+// execution space and its default memory space (device memory on a GPU).
 //   contiguous   (block,*) -> (*,block), both row-major: runs of N/P elements
 //   short runs   (*,cyclic(16)) -> (*,block), row-major: runs of 16 elements
 //   transposing  (block,*) row-major -> (*,block) column-major: the pack is a
 //                local transpose (cache tiles)
-// Run it at each thread count to compare, on a quiet machine, e.g.
+//   one row      (block,*) -> (*,block) on one rank: the whole array one
+//                merged row, which only run chunks spread over the threads
+// The pack is timed with the send table, the unpack with the receive table
+// (as in a plan).  "copy" is Kokkos::deep_copy of the same bytes between two
+// views of the memory space: what the memory system gives (a device-to-device
+// copy on a GPU, every thread on OpenMP).  Run it at each thread count on a
+// quiet machine, e.g.
 //   for t in 1 2; do OMP_NUM_THREADS=$t OMP_WAIT_POLICY=active \
 //     build-openmp/bench/bench_pack_kernels --json docs/bench/pack_kernels_${t}t.json; done
-// Each pack and unpack is one kernel launch over the side's messages, as in
-// a plan.  (OMP_WAIT_POLICY=passive, right when ranks x threads oversubscribe
-// the cores, wakes sleeping threads at every launch.)  "par. copy" is a plain
-// parallel copy of the same bytes by every thread: what the memory system gives.
+// Each pack and unpack is one kernel launch over the side's messages.
+// (OMP_WAIT_POLICY=passive, right when ranks x threads oversubscribe the
+// cores, wakes sleeping threads at every launch.)
 // Prints a table and, with --json FILE, the same as JSON.
 
 #include <distarray/core.hpp>
@@ -46,7 +52,7 @@ double seconds_of(int reps, const auto& f) {
 
 struct Row {
   std::string name;
-  double bytes, pack, unpack, memcpy, parallel_copy;
+  double bytes, pack, unpack, copy;
 };
 
 Row measure(const std::string& name, const std::string& from_text, const std::string& to_text,
@@ -55,31 +61,28 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
   const auto to = Layout<2>::parse(to_text, {n, n});
   const auto rank_of_to = [&](const Coord<2>& c) { return to.grid().rank_of(c); };
   const auto rank_of_from = [&](const Coord<2>& c) { return from.grid().rank_of(c); };
-  const auto [table, unused] =
-      detail::exchange_tables<2>(from, to, Coord<2>{0, 0}, std::nullopt, ScheduleMethod::automatic,
-                                 rank_of_from, rank_of_to, false, {StorageOrder::row_major, dest_order});
-  const detail::Packer<double, Space> packer(table);
-  Kokkos::View<double*, Space> local("bench::local", std::size_t(table.total)),
-      buffer("bench::buffer", std::size_t(table.total)), copy("bench::copy", std::size_t(table.total));
-  Kokkos::deep_copy(local, 1.0);
-  const auto all = [&](bool pack) { packer.copy_all(local.data(), {buffer.data()}, pack); };
-  Row r{name, double(table.total) * sizeof(double), 0, 0, 0, 0};
-  all(true);  // warm-up: pages touched
-  r.pack = seconds_of(reps, [&] { all(true); });
-  r.unpack = seconds_of(reps, [&] { all(false); });
-  auto host_local = Kokkos::create_mirror_view(local);
-  auto host_copy = Kokkos::create_mirror_view(copy);
-  r.memcpy =
-      seconds_of(reps, [&] { std::memcpy(host_copy.data(), host_local.data(), std::size_t(r.bytes)); });
-  // The same bytes copied by every thread of the execution space: what the
-  // memory system gives this thread count.
-  r.parallel_copy = seconds_of(reps, [&] {
-    const double* from = local.data();
-    double* to = copy.data();
-    Kokkos::parallel_for(
-        "bench::parallel_copy", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, table.total),
-        KOKKOS_LAMBDA(const index_t i) { to[i] = from[i]; });
-  });
+  const auto [send, receive] =
+      detail::exchange_tables<2>(from, to, Coord<2>{0, 0}, Coord<2>{0, 0}, ScheduleMethod::automatic,
+                                 rank_of_from, rank_of_to, true, {StorageOrder::row_major, dest_order});
+  const detail::Packer<double, Space> packer(send), unpacker(receive);
+  const auto view = [](const char* label, index_t size) {
+    return Kokkos::View<double*, Space>(std::string(label), std::size_t(size));
+  };
+  const auto source = view("bench::source", element_count(from.local_extents(Coord<2>{0, 0})));
+  const auto destination = view("bench::destination", element_count(to.local_extents(Coord<2>{0, 0})));
+  const auto send_buffer = view("bench::send", send.total),
+             receive_buffer = view("bench::receive", receive.total);
+  const auto copy = view("bench::copy", send.total);
+  Kokkos::deep_copy(source, 1.0);
+  Kokkos::deep_copy(receive_buffer, 1.0);
+  const auto pack = [&] { packer.copy_all(source.data(), {send_buffer.data()}, true); };
+  const auto unpack = [&] { unpacker.copy_all(destination.data(), {receive_buffer.data()}, false); };
+  Row r{name, double(send.total) * sizeof(double), 0, 0, 0};
+  pack();  // warm-up: pages touched
+  unpack();
+  r.pack = seconds_of(reps, pack);
+  r.unpack = seconds_of(reps, unpack);
+  r.copy = seconds_of(reps, [&] { Kokkos::deep_copy(copy, send_buffer); });
   return r;
 }
 
@@ -96,30 +99,32 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--json")) json = argv[i + 1];
   }
   const std::string ps = std::to_string(p);
-  const std::vector<Row> rows = {measure("contiguous", "block,* on " + ps + "x1", "*,block on 1x" + ps,
-                                         StorageOrder::row_major, n, reps),
-                                 measure("short runs (16)", "*,cyclic(16) on 1x" + ps, "*,block on 1x" + ps,
-                                         StorageOrder::row_major, n, reps),
-                                 measure("transposing", "block,* on " + ps + "x1", "*,block on 1x" + ps,
-                                         StorageOrder::column_major, n, reps)};
+  const std::vector<Row> rows = {
+      measure("contiguous", "block,* on " + ps + "x1", "*,block on 1x" + ps, StorageOrder::row_major, n,
+              reps),
+      measure("short runs (16)", "*,cyclic(16) on 1x" + ps, "*,block on 1x" + ps, StorageOrder::row_major, n,
+              reps),
+      measure("transposing", "block,* on " + ps + "x1", "*,block on 1x" + ps, StorageOrder::column_major, n,
+              reps),
+      measure("one row", "block,* on 1x1", "*,block on 1x1", StorageOrder::row_major, n, reps)};
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
-  std::printf("pack kernels: %lldx%lld f64, rank 0 of %d, %s with %d thread%s, median of %d\n", (long long)n,
-              (long long)n, p, Kokkos::DefaultExecutionSpace::name(), threads, threads == 1 ? "" : "s", reps);
-  std::printf("%-16s %6s %10s %10s %10s %10s %12s %14s\n", "case", "MiB", "pack GB/s", "unpack GB/s",
-              "memcpy", "par. copy", "pack/memcpy", "unpack/memcpy");
+  std::printf("pack kernels: %lldx%lld f64, rank 0 of %d, %s (%s) with %d thread%s, median of %d\n",
+              (long long)n, (long long)n, p, Kokkos::DefaultExecutionSpace::name(), Space::name(), threads,
+              threads == 1 ? "" : "s", reps);
+  std::printf("%-16s %6s %10s %12s %10s %10s %12s\n", "case", "MiB", "pack GB/s", "unpack GB/s", "copy GB/s",
+              "pack/copy", "unpack/copy");
   std::ofstream out;
   if (!json.empty()) out.open(json);
   if (out) out << "[\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    std::printf("%-16s %6.1f %10.2f %10.2f %10.2f %10.2f %12.2f %14.2f\n", r.name.c_str(),
-                r.bytes / (1 << 20), r.bytes / r.pack / 1e9, r.bytes / r.unpack / 1e9,
-                r.bytes / r.memcpy / 1e9, r.bytes / r.parallel_copy / 1e9, r.memcpy / r.pack,
-                r.memcpy / r.unpack);
+    std::printf("%-16s %6.1f %10.2f %12.2f %10.2f %10.2f %12.2f\n", r.name.c_str(), r.bytes / (1 << 20),
+                r.bytes / r.pack / 1e9, r.bytes / r.unpack / 1e9, r.bytes / r.copy / 1e9, r.copy / r.pack,
+                r.copy / r.unpack);
     if (out)
       out << "  {\"case\": \"" << r.name << "\", \"threads\": " << threads << ", \"bytes\": " << r.bytes
-          << ", \"pack_s\": " << r.pack << ", \"unpack_s\": " << r.unpack << ", \"memcpy_s\": " << r.memcpy
-          << ", \"parallel_copy_s\": " << r.parallel_copy << "}" << (i + 1 < rows.size() ? ",\n" : "\n");
+          << ", \"pack_s\": " << r.pack << ", \"unpack_s\": " << r.unpack << ", \"copy_s\": " << r.copy << "}"
+          << (i + 1 < rows.size() ? ",\n" : "\n");
   }
   if (out) out << "]\n";
   return 0;

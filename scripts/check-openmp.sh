@@ -8,15 +8,8 @@
 #   DISTARRAY_KOKKOS_TARBALL   another Kokkos source tarball
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tarball=${DISTARRAY_KOKKOS_TARBALL:-../shared/third_party/kokkos-4.6.01.tar.gz}
-if [ ! -f "$tarball" ]; then
-  if [ "${CI:-}" = true ]; then
-    echo "openmp: no Kokkos tarball at $tarball; CI must test the OpenMP backend" >&2
-    exit 1
-  fi
-  echo "openmp: skipped: no Kokkos tarball at $tarball (put ../shared beside the clone to test OpenMP)"
-  exit 0
-fi
+source scripts/lib/kokkos_tarball.sh
+kokkos_tarball_or_skip openmp "test the OpenMP backend"
 prefix=$(scripts/kokkos.sh "$tarball" | tail -n 1)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1

@@ -2,6 +2,8 @@
 # Set-up, then the whole test suite: serial, MPI (1-7 ranks), CLI and
 # consumer-project tests on Debian's Kokkos (Serial); the same suite on
 # upstream Kokkos with OpenMP, 2 threads per rank (scripts/check-openmp.sh);
+# the library, CLI, tests and examples compiled for CUDA, no GPU needed
+# (scripts/check-cuda-build.sh);
 # the AddressSanitizer + UBSan build of the library
 # with the serial tests and the MPI tests at 2 and 4 ranks; and a bounded
 # libFuzzer run of each parser (DISTARRAY_FUZZ_SECONDS each, default 60).
@@ -17,5 +19,6 @@ stage() {
 stage setup scripts/setup.sh
 stage serial bash -c 'cd build && ctest --output-on-failure --timeout 900 -j 2'
 stage openmp scripts/check-openmp.sh
+stage cuda scripts/check-cuda-build.sh
 stage sanitizers scripts/check-sanitizers.sh
 stage fuzz scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-60}"

@@ -64,6 +64,12 @@ std::vector<RunChunk> CopyTable::run_chunks(std::size_t first, std::size_t last)
   return chunks;
 }
 
+double CopyTable::mean_run_length() const {
+  double pieces = 0;  // a run copied once per row that lists it
+  for (const CopyRow& row : rows) pieces += double(row.runs_end - row.runs_begin);
+  return pieces > 0 ? double(total) / pieces : 1.0;
+}
+
 bool evenly_spaced_singles(const std::vector<Segment>& segments) {
   if (segments.size() < 2) return false;
   const index_t spacing = segments[1].start - segments[0].start;

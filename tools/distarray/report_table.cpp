@@ -18,13 +18,14 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat) {
   s.schedule = r.schedule;
   s.exchange = r.exchange;
   s.cost_model = r.cost_model;
-  double times[4] = {r.plan_seconds, r.pack_seconds / repeat, r.exchange_seconds / repeat,
-                     r.unpack_seconds / repeat};
-  MPI_Allreduce(MPI_IN_PLACE, times, 4, MPI_DOUBLE, MPI_MAX, comm);
+  double times[5] = {r.plan_seconds, r.pack_seconds / repeat, r.staging_seconds / repeat,
+                     r.exchange_seconds / repeat, r.unpack_seconds / repeat};
+  MPI_Allreduce(MPI_IN_PLACE, times, 5, MPI_DOUBLE, MPI_MAX, comm);
   s.plan_s = times[0];
   s.pack_s = times[1];
-  s.exchange_s = times[2];
-  s.unpack_s = times[3];
+  s.staging_s = times[2];
+  s.exchange_s = times[3];
+  s.unpack_s = times[4];
   index_t counts[3] = {r.messages_sent, r.bytes_sent, r.bytes_local};
   MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, comm);
   s.messages = counts[0];
@@ -59,7 +60,7 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
-  const double total = s.pack_s + s.exchange_s + s.unpack_s;
+  const double total = s.pack_s + s.staging_s + s.exchange_s + s.unpack_s;
   const double array_bytes = double(s.elements * s.element_bytes);
   const double bandwidth = total > 0 ? array_bytes / total / 1e9 : 0.0;
   std::ostringstream t;
@@ -75,6 +76,7 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << "  stage       time per execution (slowest rank)\n"
     << "    plan    " << ms(s.plan_s) << "   (once)\n"
     << "    pack    " << ms(s.pack_s) << "\n"
+    << "    staging " << ms(s.staging_s) << "   (device <-> host, both ways)\n"
     << "    exchange" << ms(s.exchange_s) << "\n"
     << "    unpack  " << ms(s.unpack_s) << "\n"
     << "    total   " << ms(total) << "\n";
@@ -94,8 +96,8 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << ",\n  \"bytes_local\": " << s.bytes_local << ",\n  \"max_peers\": " << s.max_peers
     << ",\n  \"pack_launches\": " << s.pack_launches << ",\n  \"unpack_launches\": " << s.unpack_launches
     << ",\n  \"seconds\": {\"plan\": " << s.plan_s << ", \"pack\": " << s.pack_s
-    << ", \"exchange\": " << s.exchange_s << ", \"unpack\": " << s.unpack_s << ", \"total\": " << total
-    << "},\n  \"bandwidth_gb_s\": " << bandwidth
+    << ", \"staging\": " << s.staging_s << ", \"exchange\": " << s.exchange_s
+    << ", \"unpack\": " << s.unpack_s << ", \"total\": " << total << "},\n  \"bandwidth_gb_s\": " << bandwidth
     << ",\n  \"verified\": " << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";
   if (!j.flush()) throw Error("cannot write JSON file '" + json_path + "'");
 }

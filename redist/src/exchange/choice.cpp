@@ -1,10 +1,18 @@
 // The engine of a step, decided once and together (ARCHITECTURE Sec. 4).
 
+#include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/exchange_choice.hpp>
 
+#include <Kokkos_Core.hpp>
+
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's MPIX_Query_cuda_support
+#endif
+
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
@@ -71,11 +79,41 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
   return c;
 }
 
+MpiDeviceMemory mpi_device_memory() {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1 ? MpiDeviceMemory::reads : MpiDeviceMemory::cannot;
+#elif defined(KOKKOS_ENABLE_CUDA) && defined(MPIX_CUDA_AWARE_SUPPORT)
+  return MpiDeviceMemory::cannot;  // an Open MPI built without CUDA
+#else
+  return MpiDeviceMemory::unknown;
+#endif
+}
+
 bool staged_buffers(BufferStaging staging, bool host_space) {
-  if (staging != BufferStaging::automatic) return staging == BufferStaging::host;
+  if (staging == BufferStaging::host) return true;
   if (host_space) return false;
-  const char* aware = std::getenv("DISTARRAY_GPU_AWARE_MPI");
-  return !(aware && std::string_view(aware) == "1");
+  const MpiDeviceMemory mpi = mpi_device_memory();
+  if (staging == BufferStaging::none) {
+    if (mpi == MpiDeviceMemory::cannot)
+      throw UsageError(
+          "staging none: this MPI library says it cannot read device memory "
+          "(MPIX_Query_cuda_support() is 0); use staging auto or host");
+    return false;
+  }
+  const char* declared = std::getenv("DISTARRAY_GPU_AWARE_MPI");
+  if (declared && std::string_view(declared) == "0") return true;
+  if (declared && std::string_view(declared) == "1") {
+    if (mpi != MpiDeviceMemory::cannot) return false;
+    static const bool warned = [] {  // once per process: the declaration is the same every time
+      std::fprintf(stderr,
+                   "distarray: DISTARRAY_GPU_AWARE_MPI=1 ignored: this MPI library says it cannot read "
+                   "device memory; buffers are staged through host memory\n");
+      return true;
+    }();
+    (void)warned;
+    return true;
+  }
+  return mpi != MpiDeviceMemory::reads;
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,

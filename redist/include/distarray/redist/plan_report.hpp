@@ -36,6 +36,9 @@ struct PlanReport {
   double pack_seconds = 0;
   double exchange_seconds = 0;
   double unpack_seconds = 0;
+  /// Copies of staged buffers between device and host memory (only where
+  /// buffers are staged; not in pack or unpack).
+  double staging_seconds = 0;
 };
 
 }  // namespace distarray

@@ -12,8 +12,11 @@
 
 #include <distarray/redist/detail/copy_table.hpp>
 #include <distarray/redist/detail/element_op.hpp>
+#include <distarray/redist/detail/item_launch.hpp>
 
 #include <Kokkos_Core.hpp>
+
+#include <algorithm>
 
 namespace distarray::detail {
 
@@ -47,37 +50,35 @@ KOKKOS_INLINE_FUNCTION void for_chunk_runs(const RunChunk& c, const CopyRow& row
 }
 
 /// Run chunks [begin, end) of a table (CopyTable::run_chunks): pack (local
-/// -> buffer) or unpack (buffer -> local) through `op`, one parallel
-/// iteration per chunk of at most copy_chunk elements of a row.
+/// -> buffer) or unpack (buffer -> local) through `op`, one thread per chunk
+/// of at most copy_chunk elements of a row and `lanes` vector lanes across
+/// the elements of each of its runs (for_each_item).
 template <class Space, class T, class Op>
 void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
-               BufferWindow<T> buf, bool pack, Op op, const typename Space::execution_space& exec) {
-  if (begin >= end) return;
-  Kokkos::parallel_for(
-      pack ? "distarray::pack" : "distarray::unpack",
-      Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end), KOKKOS_LAMBDA(const index_t i) {
+               BufferWindow<T> buf, bool pack, Op op, int lanes,
+               const typename Space::execution_space& exec) {
+  using Exec = typename Space::execution_space;
+  for_each_item(
+      pack ? "distarray::pack" : "distarray::unpack", exec, begin, end, lanes,
+      KOKKOS_LAMBDA(const index_t i, const ItemTeam<Exec>& team) {
         const RunChunk chunk = chunks(i);
         const CopyRow row = rows(chunk.row);
         T* const row_buffer =
             buf.at(chunk.row, row.buffer_base);  // the window is chosen per row, not per run
         for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
-          T* l = local + row.local_base + run.start;
-          T* b = row_buffer + run.offset;
-          if (run.stride != 1) {  // single elements at a constant spacing
-            if (pack)
-              for (index_t j = jb; j < je; ++j) op.pack(b[j], l[j * run.stride]);
-            else
-              for (index_t j = jb; j < je; ++j) op.unpack(l[j * run.stride], b[j]);
-            return;
-          }
-          // A block and a buffer never overlap: restrict lets the copy vectorize.
-          T* KOKKOS_RESTRICT lr = l;
-          T* KOKKOS_RESTRICT br = b;
-          if (pack)
-            for (index_t j = jb; j < je; ++j) op.pack(br[j], lr[j]);
+          T* const l = local + row.local_base + run.start;
+          T* const b = row_buffer + run.offset;
+          const index_t s = run.stride;  // 1, or single elements at a constant spacing
+          const auto lane_range = Kokkos::ThreadVectorRange(team, jb, je);
+          if (pack && s == 1)
+            Kokkos::parallel_for(lane_range, [&](const index_t j) { op.pack(b[j], l[j]); });
+          else if (pack)
+            Kokkos::parallel_for(lane_range, [&](const index_t j) { op.pack(b[j], l[j * s]); });
+          else if (s == 1)
+            Kokkos::parallel_for(lane_range, [&](const index_t j) { op.unpack(l[j], b[j]); });
           else
-            for (index_t j = jb; j < je; ++j) op.unpack(lr[j], br[j]);
+            Kokkos::parallel_for(lane_range, [&](const index_t j) { op.unpack(l[j * s], b[j]); });
         });
       });
 }
@@ -101,7 +102,9 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
   // The tile, one column of padding against shared-memory bank conflicts.
   using Tile = Kokkos::View<T[copy_tile][copy_tile + 1], ScratchSpace, Kokkos::MemoryUnmanaged>;
   using Bases = Kokkos::View<index_t[copy_tile], ScratchSpace, Kokkos::MemoryUnmanaged>;
-  Policy policy(exec, end - begin, Kokkos::AUTO, Kokkos::AUTO);
+  // A warp's lanes take a tile's contiguous index (rows on the local side,
+  // run elements on the buffer side): coalesced on both sides.
+  Policy policy(exec, end - begin, Kokkos::AUTO, std::min<int>(copy_tile, Policy::vector_length_max()));
   policy.set_scratch_size(0, Kokkos::PerTeam(Tile::shmem_size() + 2 * Bases::shmem_size()));
   Kokkos::parallel_for(
       pack ? "distarray::pack_tiled" : "distarray::unpack_tiled", policy,
@@ -173,27 +176,28 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
 }
 
 /// Run chunks [begin, end) of a table: each local element l becomes beta*l,
-/// or 0 without being read when beta is 0 (B = beta*B of a transform with alpha = 0).
+/// or 0 without being read when beta is 0 (B = beta*B of a transform with
+/// alpha = 0); threads and lanes as in copy_runs.
 template <class Space, class T>
 void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                 const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local, T beta,
-                const typename Space::execution_space& exec) {
-  if (begin >= end) return;
+                int lanes, const typename Space::execution_space& exec) {
+  using Exec = typename Space::execution_space;
   const bool beta_zero = beta == T(0);  // compared here: std::complex's == is host code
-  Kokkos::parallel_for(
-      "distarray::scale", Kokkos::RangePolicy<typename Space::execution_space>(exec, begin, end),
-      KOKKOS_LAMBDA(const index_t i) {
+  for_each_item(
+      "distarray::scale", exec, begin, end, lanes,
+      KOKKOS_LAMBDA(const index_t i, const ItemTeam<Exec>& team) {
         const RunChunk chunk = chunks(i);
         const CopyRow row = rows(chunk.row);
         for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
-          T* l = local + row.local_base + run.start;
-          for (index_t j = jb; j < je; ++j) {
+          T* const l = local + row.local_base + run.start;
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, jb, je), [&](const index_t j) {
             T& x = l[j * run.stride];
             if (beta_zero)
               zeroed(x);
             else
               scaled(x, beta, x, false);
-          }
+          });
         });
       });
 }

@@ -94,6 +94,8 @@ struct CopyTable {
   /// elements cut into pieces of at most copy_chunk, so at least
   /// elements / copy_chunk of them.
   std::vector<RunChunk> run_chunks(std::size_t first, std::size_t last) const;
+  /// Elements per run of a row, on average over every row (1 for no row).
+  double mean_run_length() const;
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
   /// local block of the given extents and storage order; its elements go in

@@ -85,6 +85,9 @@ class ExchangeBuffers {
 
   /// Kernel launches since the counters were last reset.
   int pack_launches = 0, unpack_launches = 0;
+  /// Seconds copying staged buffers since the counters were last reset: out
+  /// to MPI (inside the pack's time) and in from MPI (inside the unpacks').
+  double staging_out_seconds = 0, staging_in_seconds = 0;
 };
 
 }  // namespace distarray::detail

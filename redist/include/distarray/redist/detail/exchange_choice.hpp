@@ -47,9 +47,18 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
                                const EngineMemo& memo = {});
 
+/// What the MPI library says, at run time, of the device memory of this
+/// Kokkos build (Open MPI's MPIX_Query_cuda_support; `unknown` where it
+/// cannot say).
+enum class MpiDeviceMemory { reads, cannot, unknown };
+MpiDeviceMemory mpi_device_memory();
+
 /// Whether buffers in a space go to MPI through host mirrors: `staging` as
-/// asked, or automatically for spaces the host cannot access unless
-/// DISTARRAY_GPU_AWARE_MPI=1 says MPI reads device memory.
+/// asked (`none` refused where MPI says it cannot read device memory), or
+/// automatically for spaces the host cannot access: staged unless MPI says
+/// it reads device memory; DISTARRAY_GPU_AWARE_MPI=0 or 1 overrides, except
+/// that 1 is ignored (with a warning) where MPI says it cannot, so a wrong
+/// declaration never crashes MPI.
 bool staged_buffers(BufferStaging staging, bool host_space);
 
 /// {send, receive} positions of the message to oneself, if there is one.

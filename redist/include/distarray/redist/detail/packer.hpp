@@ -54,7 +54,8 @@ class Packer {
       : messages_(table.messages),
         tiled_(table.strided),
         rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
-        runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)) {
+        runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)),
+        lanes_(item_lanes(table.mean_run_length())) {
     chunks_ = per_message<RunChunk, Space>("distarray::run_chunks", table, first_chunk_,
                                            [&](std::size_t i) { return table.run_chunks(i, i + 1); });
     if (tiled_)
@@ -96,7 +97,8 @@ class Packer {
     if (tiled_)
       copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack, op, exec);
     else
-      copy_runs(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buf, pack, op, exec);
+      copy_runs(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buf, pack, op, lanes_,
+                exec);
     return 1;
   }
   template <class Op = PlainCopy<T>>
@@ -107,7 +109,7 @@ class Packer {
   /// Every local element of the table becomes beta times itself (0 for beta
   /// = 0, unread); one launch, not fenced.
   void scale_all(T* local, T beta, const execution_space& exec = execution_space()) const {
-    scale_runs(rows_, runs_, chunks_, 0, first_chunk_.back(), local, beta, exec);
+    scale_runs(rows_, runs_, chunks_, 0, first_chunk_.back(), local, beta, lanes_, exec);
   }
 
  private:
@@ -115,6 +117,7 @@ class Packer {
   bool tiled_ = false;
   Kokkos::View<CopyRow*, Space> rows_;
   Kokkos::View<CopyRun*, Space> runs_;
+  int lanes_ = 1;  // vector lanes per run chunk (item_launch.hpp)
   Kokkos::View<RunChunk*, Space> chunks_;
   std::vector<index_t> first_chunk_;  // message -> its first run chunk
   Kokkos::View<TileTask*, Space> tasks_;

@@ -62,7 +62,7 @@ class Step {
   bool settled() const;
 
  private:
-  void count_launches(PlanReport& report) const;
+  void add_counters(PlanReport& report) const;
 
   std::unique_ptr<StepShape> shape_;
   std::unique_ptr<ExchangeBuffers> buffers_;

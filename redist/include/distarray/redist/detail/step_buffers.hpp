@@ -5,8 +5,11 @@
 // StepBuffers: the typed half of one exchange step — the two packers, the
 // send and receive buffers in the arrays' memory space and, when the buffers
 // are staged (a space MPI cannot read, or forced by PlanOptions::staging),
-// their host mirrors.  Everything is allocated when the step is built;
-// executions allocate nothing (decoded encoded-message tables are kept).
+// their copies in pinned host memory.  Only what crosses a process boundary
+// is staged: the message to oneself stays in the send buffer, from which it
+// is unpacked (except for engines that may move it by datatype).
+// Everything is allocated when the step is built; executions allocate
+// nothing (decoded encoded-message tables are kept).
 
 #include <distarray/core/checked.hpp>
 #include <distarray/redist/detail/exchange_buffers.hpp>
@@ -15,6 +18,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <utility>
@@ -22,11 +26,20 @@
 
 namespace distarray::detail {
 
+/// Host memory for staged buffers: page-locked where the backend has it, so
+/// that copies to and from a GPU run at full speed without a bounce buffer.
+#if KOKKOS_VERSION >= 40000
+using StagingSpace = Kokkos::SharedHostPinnedSpace;
+#else
+using StagingSpace = Kokkos::HostSpace;
+#endif
+
 template <class T, class Space>
 class StepBuffers final : public ExchangeBuffers {
   using Buffer = Kokkos::View<T*, Space>;
   using execution_space = typename Space::execution_space;
-  using Mirror = typename Buffer::HostMirror;
+  using Mirror = Kokkos::View<T*, StagingSpace>;
+  using Range = std::pair<index_t, index_t>;
 
  public:
   /// `rank`: this rank in the exchange's communicator; `staged`: MPI reads
@@ -38,7 +51,10 @@ class StepBuffers final : public ExchangeBuffers {
         send_total_(send.total),
         recv_total_(recv.total),
         staged_(staged),
-        self_(self_message(send, recv, rank)) {
+        self_(self_message(send, recv, rank)),
+        // Datatype engines (and the automatic trial of one) may move the message to oneself through MPI.
+        self_on_device_(self_ && choice.engine != ExchangeEngine::datatype &&
+                        choice.engine != ExchangeEngine::automatic) {
     checked_bytes(send.total, sizeof(T));
     checked_bytes(recv.total, sizeof(T));
     send_buf_ = buffer("distarray::send_buffer", choice.send_buffer() ? send.total : 0, send_host_);
@@ -50,13 +66,14 @@ class StepBuffers final : public ExchangeBuffers {
     pack_launches +=
         with_op([&](auto op) { return send_.copy_all(local, {send_buf_.data()}, true, op, exec_); });
     exec_.fence();  // complete before MPI reads the buffer
-    if (staged_) Kokkos::deep_copy(send_host_, send_buf_);
+    if (staged_) stage(send_host_, send_buf_, self_range(true, 1), staging_out_seconds);
   }
   char* send_bytes() override { return bytes(staged_ ? send_host_.data() : send_buf_.data()); }
   char* recv_bytes() override { return bytes(staged_ ? recv_host_.data() : recv_buf_.data()); }
 
   void unpack(void* out, bool self_from_send) override {
-    if (staged_) Kokkos::deep_copy(recv_buf_, recv_host_);
+    if (staged_) stage(recv_buf_, recv_host_, self_range(false, 1), staging_in_seconds);
+    self_from_send = self_from_send || self_on_device_;
     const auto all = std::pair(std::size_t(0), recv_.messages().size());
     unpack_launches += with_op([&](auto op) {
       return recv_.copy(all.first, all.second, typed(out), window(self_from_send), false, op, exec_);
@@ -65,10 +82,9 @@ class StepBuffers final : public ExchangeBuffers {
   }
   void unpack_message(std::size_t i, void* out) override {
     const CopyTable::Message& m = recv_.messages()[i];
-    if (staged_) {
-      const auto part = std::pair(m.offset, m.offset + m.count);
-      Kokkos::deep_copy(Kokkos::subview(recv_buf_, part), Kokkos::subview(recv_host_, part));
-    }
+    if (staged_)
+      stage(Kokkos::subview(recv_buf_, Range(m.offset, m.offset + m.count)),
+            Kokkos::subview(recv_host_, Range(m.offset, m.offset + m.count)), {0, 0}, staging_in_seconds);
     unpack_launches += with_op(
         [&](auto op) { return recv_.copy(i, i + 1, typed(out), {recv_buf_.data()}, false, op, exec_); });
     exec_.fence();
@@ -101,14 +117,14 @@ class StepBuffers final : public ExchangeBuffers {
       });
     }
     exec_.fence();  // complete before MPI reads the buffer
-    if (staged_) Kokkos::deep_copy(batch_send_host_, batch_send_buf_);
+    if (staged_) stage(batch_send_host_, batch_send_buf_, self_range(true, k), staging_out_seconds);
   }
   char* batch_bytes(bool send) override {
     if (staged_) return bytes(send ? batch_send_host_.data() : batch_recv_host_.data());
     return bytes(send ? batch_send_buf_.data() : batch_recv_buf_.data());
   }
   void unpack_batch(void* const* out, int k) override {
-    if (staged_) Kokkos::deep_copy(batch_recv_buf_, batch_recv_host_);
+    if (staged_) stage(batch_recv_buf_, batch_recv_host_, self_range(false, k), staging_in_seconds);
     BufferWindow<T> w{batch_recv_buf_.data()};
     if (self_) {  // the message to oneself, read from the send buffer (equation as in window())
       const CopyTable::Message& s = send_.messages()[self_->first];
@@ -139,10 +155,9 @@ class StepBuffers final : public ExchangeBuffers {
   void unpack_decoded(int source, void* out, index_t send_offset) override {
     const Packer<T, Space>& table = decoded_.at(source).second;
     T* from = send_offset >= 0 ? send_buf_.data() + send_offset : scratch_.data();
-    if (send_offset < 0 && staged_) {
-      const auto part = std::pair(index_t(0), decode_count(table));
-      Kokkos::deep_copy(Kokkos::subview(scratch_, part), Kokkos::subview(scratch_host_, part));
-    }
+    if (send_offset < 0 && staged_)
+      stage(Kokkos::subview(scratch_, Range(0, decode_count(table))),
+            Kokkos::subview(scratch_host_, Range(0, decode_count(table))), {0, 0}, staging_in_seconds);
     unpack_launches += with_op([&](auto op) { return table.copy_all(typed(out), {from}, false, op, exec_); });
     exec_.fence();
   }
@@ -186,6 +201,26 @@ class StepBuffers final : public ExchangeBuffers {
     return Buffer(alloc, elements);
   }
 
+  /// The elements of the message to oneself in a send or receive buffer of
+  /// k arrays, where it stays on the device (empty where it is staged).
+  Range self_range(bool send, index_t k) const {
+    if (!self_on_device_) return {0, 0};
+    const CopyTable::Message& m = send ? send_.messages()[self_->first] : recv_.messages()[self_->second];
+    return {k * m.offset, k * (m.offset + m.count)};
+  }
+  /// Copies `from` into `to` (a buffer and its staging copy, either way)
+  /// except the elements `skip`, on this step's instance; adds the time to `seconds`.
+  template <class To, class From>
+  void stage(const To& to, const From& from, Range skip, double& seconds) const {
+    const auto start = std::chrono::steady_clock::now();
+    const index_t n = index_t(to.size());
+    for (const Range& part : {Range(0, skip.first), Range(skip.second, n)})
+      if (part.first < part.second)
+        Kokkos::deep_copy(exec_, Kokkos::subview(to, part), Kokkos::subview(from, part));
+    exec_.fence();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
   /// The receive buffer, with the message to oneself read from the send buffer when asked.
   BufferWindow<T> window(bool self_from_send) const {
     BufferWindow<T> w{recv_buf_.data()};
@@ -203,11 +238,12 @@ class StepBuffers final : public ExchangeBuffers {
   index_t send_total_, recv_total_;  // elements of one copy of each buffer
   bool staged_;
   std::optional<std::pair<std::size_t, std::size_t>> self_;
+  bool self_on_device_;  // staging skips the message to oneself, unpacked from the send buffer
   bool scaled_ = false;
   ScaledCopy<T> scaling_;
   execution_space exec_;  // where packs and unpacks run (use_instance)
   Buffer send_buf_, recv_buf_, scratch_, batch_send_buf_, batch_recv_buf_;
-  Mirror send_host_, recv_host_, scratch_host_, batch_send_host_, batch_recv_host_;  // staged buffers only
+  Mirror send_host_, recv_host_, scratch_host_, batch_send_host_, batch_recv_host_;  // staged only
   std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> decoded_;         // encoded: per source
   std::vector<Packer<T, Space>> batch_send_, batch_recv_;                            // per array of a batch
 };

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The CUDA variant, compiled (no GPU needed): the library, the CLI, the
+# tests and the examples in ./build-cuda, for the CUDA backend of Kokkos
+# (scripts/kokkos.sh --cuda, cached like the OpenMP build) on Hopper (sm_90),
+# compiled by clang++-16 with Debian 12's CUDA 11.8 toolkit
+# (nvidia-cuda-toolkit, in the non-free component, which this script adds to
+# the bookworm source where it is missing: about 1.6 GB to download once).
+# Nothing runs: that takes a GPU (scripts/check-gpu.sh).  Without the Kokkos
+# tarball the stage is skipped with a message, except under CI (CI=true).
+#   DISTARRAY_KOKKOS_TARBALL   another Kokkos source tarball
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/clang_cuda.sh
+source scripts/lib/kokkos_tarball.sh
+kokkos_tarball_or_skip cuda "compile the CUDA variant"
+
+missing=()
+for p in clang-16 nvidia-cuda-toolkit; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "cuda: installing ${missing[*]} needs root" >&2
+    exit 1
+  fi
+  # nvidia-cuda-toolkit is in non-free: add contrib and non-free to the
+  # bookworm source (deb822 or one-line format) where they are not there yet.
+  sources=/etc/apt/sources.list.d/debian.sources
+  if [ -f $sources ] && ! grep -q '^Components:.*non-free\b' $sources; then
+    sed -i '0,/^Components: main$/s//Components: main contrib non-free/' $sources
+  elif [ -f /etc/apt/sources.list ]; then
+    sed -i -E '/^deb .* bookworm main$/s/$/ contrib non-free/' /etc/apt/sources.list
+  fi
+  echo "cuda: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+fi
+
+prefix=$(DISTARRAY_CUDA_COMPILER=clang scripts/kokkos.sh --cuda "$tarball" | tail -n 1)
+clang_cuda_tools_first
+mkdir -p build-cuda
+log=build-cuda/build.log
+cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" -DCMAKE_CXX_COMPILER=clang++-16 \
+  "-DCMAKE_CXX_FLAGS=$(clang_cuda_flags)" -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 || { cat $log; exit 1; }
+grep "distarray: Kokkos" $log
+cmake --build build-cuda -j "$(nproc)" >> $log 2>&1 || { grep -B2 -A12 'error:' $log | head -n 80; exit 1; }
+echo "cuda: the library, CLI, tests and examples compile for CUDA (not run: no GPU here)"
