@@ -42,7 +42,7 @@ clang_cuda_tools_first
 mkdir -p build-cuda
 log=build-cuda/build.log
 cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" -DCMAKE_CXX_COMPILER=clang++-16 \
-  "-DCMAKE_CXX_FLAGS=$(clang_cuda_flags)" -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 || { cat $log; exit 1; }
+  "-DCMAKE_CXX_FLAGS=$(clang_cuda_flags)" -DDISTARRAY_BUILD_BENCHMARKS=OFF -DDISTARRAY_PYTHON=OFF > $log 2>&1 || { cat $log; exit 1; }
 grep "distarray: Kokkos" $log
 cmake --build build-cuda -j "$(nproc)" >> $log 2>&1 || { grep -B2 -A12 'error:' $log | head -n 80; exit 1; }
 echo "cuda: the library, CLI, tests and examples compile for CUDA (not run: no GPU here)"

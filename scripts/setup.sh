@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs distarray's Debian packages (only those missing), then configures
-# and builds the project in ./build.  Safe to run again: it does only what is
-# left to do.  Usage: scripts/setup.sh [extra cmake -D options]
+# and builds the project in ./build and installs its Python package.  Safe to
+# run again: it does only what is left to do.  Usage: scripts/setup.sh [extra cmake -D options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libtrilinos-kokkos-dev
           libhdf5-openmpi-dev hdf5-tools python3-h5py libgtest-dev libbenchmark-dev
-          libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev clang libclang-rt-14-dev)
+          libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev clang libclang-rt-14-dev
+          python3-dev python3-numpy python3-pybind11 python3-mpi4py python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -31,4 +32,11 @@ mkdir -p build  # the log lives inside the build folder
 log=build/build.log
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" > $log 2>&1 || { cat $log; exit 1; }
 cmake --build build -j "$(nproc)" >> $log 2>&1 || { tail -n 60 $log; exit 1; }
+# The Python package into the interpreter's site-packages (where it was built).
+if grep -q '^DISTARRAY_PYTHON_INSTALL_DIR' build/CMakeCache.txt && [ -f build/python/distarray/__init__.py ]; then
+  cmake --install build --component python >> $log 2>&1 || { tail -n 20 $log; exit 1; }
+  python=$(grep '^Python3_EXECUTABLE' build/CMakeCache.txt | cut -d= -f2)
+  (cd / && "$python" -c "import distarray") || { echo "setup: $python cannot import distarray" >&2; exit 1; }
+  echo "setup: Python package installed for $python ($(grep '^DISTARRAY_PYTHON_INSTALL_DIR' build/CMakeCache.txt | cut -d= -f2))"
+fi
 echo "setup: build ready in ./build (log: $log)"

@@ -1,0 +1,216 @@
+"""distarray: multidimensional distributed arrays on MPI, from Python.
+
+The Python face of the C++ library: layouts such as ``"block,* on 4x1"``,
+arrays whose local blocks are numpy arrays (no copy), plans that move an
+array from one layout to another (``(block,*)`` to ``(*,block)``, block-cyclic
+matrices between process grids), and HDF5 checkpoints and series that
+restore into any layout on any number of ranks.  Communicators are mpi4py's;
+every call is collective over the array's or plan's communicator, and an
+error is raised on every rank with the C++ library's message.
+
+    from mpi4py import MPI
+    import numpy as np
+    import distarray as da
+
+    p = MPI.COMM_WORLD.size
+    rows = da.Layout(f"block,* on {p}x1", (1024, 1024))
+    cols = da.Layout(f"*,block on 1x{p}", (1024, 1024))
+    a = da.DistArray(rows, np.complex128)
+    a.fill(lambda i, j: i + 1j * j)
+    b = da.redistribute(a, cols)
+"""
+
+import numpy as _np
+from mpi4py import MPI as _MPI
+
+from . import _core
+from ._core import (AllocationError, CheckpointError, Error, LayoutError, MpiError, ScheduleError,
+                    ShapeMismatch, UsageError)
+from ._convert import address as _address
+from ._convert import dtype_name as _dtype_name
+
+__all__ = ["Layout", "DistArray", "Plan", "Request", "redistribute", "transform", "save", "restore", "Series",
+           "list_steps", "restore_step", "Error", "LayoutError", "ShapeMismatch", "MpiError",
+           "ScheduleError", "CheckpointError", "AllocationError", "UsageError"]
+
+class Layout:
+    """How a global array of ``shape`` is spread over a process grid: ``text``
+    is the library's notation, one of ``block``, ``block(m)``, ``cyclic``,
+    ``cyclic(b)``, ``*`` per dimension and the grid, e.g. ``"cyclic(64),cyclic(64) on 2x2"``."""
+
+    def __init__(self, text, shape):
+        self._layout = _core.Layout(str(text), [int(n) for n in shape])
+
+    @classmethod
+    def _of(cls, core_layout):
+        layout = cls.__new__(cls)
+        layout._layout = core_layout
+        return layout
+
+    @property
+    def ndim(self):
+        return self._layout.ndim
+
+    @property
+    def shape(self):
+        return tuple(self._layout.shape)
+
+    @property
+    def grid_size(self):
+        """The number of ranks of the process grid."""
+        return self._layout.grid_size
+
+    def local_shape(self, rank):
+        """The shape of the local block of ``rank`` ((0, ...) outside the grid)."""
+        return tuple(self._layout.local_shape(int(rank)))
+
+    def owner(self, index):
+        """The rank that owns the element at global ``index``."""
+        return self._layout.owner([int(i) for i in index])
+
+    def __str__(self):
+        return str(self._layout)
+
+    def __repr__(self):
+        return f"Layout('{self._layout}', {self.shape})"
+
+    def __eq__(self, other):
+        return isinstance(other, Layout) and self._layout == other._layout
+
+
+class DistArray:
+    """A global array of ``layout`` over the ranks of ``comm`` (mpi4py,
+    default COMM_WORLD), ``dtype`` one of float32, float64, int32, int64,
+    complex64, complex128; each rank's local block in ``order`` "C" or "F".
+    Construction is collective."""
+
+    def __init__(self, layout, dtype, comm=None, order="C"):
+        self._init(layout, _core.Array(layout._layout, _dtype_name(dtype), _address(comm), order), comm)
+
+    def _init(self, layout, core_array, comm):
+        self.layout = layout
+        self.comm = _MPI.COMM_WORLD if comm is None else comm
+        self._array = core_array
+
+    @classmethod
+    def _of(cls, layout, core_array, comm):
+        a = cls.__new__(cls)
+        a._init(layout, core_array, comm)
+        return a
+
+    @classmethod
+    def from_global(cls, layout, array, comm=None, order="C"):
+        """Each rank takes its part of ``array``, the whole global array (on every rank)."""
+        array = _np.asarray(array)
+        if array.shape != layout.shape:
+            raise ShapeMismatch(f"the array's shape {array.shape} is not the layout's {layout.shape}")
+        a = cls(layout, array.dtype, comm, order)
+        a.local[...] = array[a.global_indices()]
+        return a
+
+    @property
+    def local(self):
+        """This rank's local block: a writable numpy array over the library's memory."""
+        return self._array.local
+
+    @property
+    def dtype(self):
+        return _np.dtype(self._array.dtype)
+
+    @property
+    def shape(self):
+        return self.layout.shape
+
+    @property
+    def ndim(self):
+        return self.layout.ndim
+
+    @property
+    def order(self):
+        return self._array.order
+
+    def global_indices(self):
+        """Per dimension, the global index of each local element (int64 arrays of the local shape)."""
+        return self._array.global_indices()
+
+    def fill(self, func):
+        """Sets each local element to ``func(i, j, ...)``, called once with the
+        global indices of all local elements as arrays (as numpy.fromfunction)."""
+        self.local[...] = func(*self.global_indices())
+
+    def gather(self, root=0):
+        """The whole array on ``root`` (None on the other ranks); collective, for small arrays."""
+        return self._array.gather(int(root))
+
+    def __repr__(self):
+        return f"DistArray({self.layout!r}, {self.dtype}, order='{self.order}')"
+
+
+def _arrays(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+class Request:
+    """An execution started by Plan.start: ``test()`` progresses it and says
+    whether it is done, ``wait()`` completes it.  It keeps its arrays alive;
+    dropped before completion, it completes the execution first."""
+
+    def __init__(self, core_request):
+        self._request = core_request
+
+    def test(self):
+        return self._request.test()
+
+    def wait(self):
+        self._request.wait()
+
+
+class Plan:
+    """The redistribution of ``dtype`` arrays from layout ``source`` to layout
+    ``destination`` over ``comm``, planned once and executed any number of
+    times.  ``options`` as the C++ PlanOptions, by name: method, schedule,
+    exchange, staging (strings, as the CLI takes them), max_message_bytes,
+    wisdom, candidate."""
+
+    def __init__(self, source, destination, dtype, comm=None, source_order="C", destination_order="C",
+                 **options):
+        self.source, self.destination, self.comm = source, destination, comm
+        self._plan = _core.Plan(source._layout, destination._layout, _dtype_name(dtype), _address(comm),
+                                source_order, destination_order, options)
+
+    def execute(self, a, b):
+        """Moves ``a`` into ``b``; lists of arrays execute as one batch."""
+        self._plan.execute([x._array for x in _arrays(a)], [x._array for x in _arrays(b)])
+
+    def start(self, a, b):
+        """Starts moving ``a`` into ``b`` (or lists of them) and returns a Request."""
+        return Request(self._plan.start([x._array for x in _arrays(a)], [x._array for x in _arrays(b)]))
+
+    @property
+    def report(self):
+        """What the plan chose and its time per stage, in seconds, summed over executions (a dict)."""
+        return self._plan.report
+
+    def explain(self):
+        """The candidate strategies with their modelled costs, and the one chosen (text)."""
+        return self._plan.explain()
+
+
+def redistribute(a, layout, order=None, **options):
+    """A new array of ``layout`` holding ``a``'s values (a one-off Plan)."""
+    order = a.order if order is None else order
+    b = DistArray(layout, a.dtype, a.comm, order)
+    Plan(a.layout, layout, a.dtype, a.comm, a.order, order, **options).execute(a, b)
+    return b
+
+
+def transform(alpha, op, a, a_at, beta, b, b_at, extent):
+    """sub(B) = alpha * op(sub(A)) + beta * sub(B) for 2-D arrays of one dtype
+    (ScaLAPACK's p?gemr2d, p?tran, p?geadd): sub(B) is the ``extent`` (m, n)
+    window of ``b`` at ``b_at`` (0-based), sub(A) the window of ``a`` at
+    ``a_at`` that ``op`` ("N", "T" or "C", the conjugate transpose) maps onto it."""
+    _core.transform(alpha, op, a._array, [int(i) for i in a_at], beta, b._array, [int(i) for i in b_at],
+                    [int(i) for i in extent])
+
+
+from ._io import Series, list_steps, restore, restore_step, save  # noqa: E402 (they use the classes above)

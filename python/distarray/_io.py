@@ -1,0 +1,102 @@
+"""Checkpoints and series of the distarray package (imported into it)."""
+
+from . import _core
+from ._convert import address as _address
+from ._convert import dtype_name as _dtype_name
+from ._core import CheckpointError
+
+# The checkpoint format's element type names, as numpy's.
+_FILE_TYPES = {"f32": "float32", "f64": "float64", "i32": "int32", "i64": "int64", "c64": "complex128"}
+
+
+def _array(layout, core_array, comm):
+    from . import DistArray  # the package's class (this module is imported at its end)
+    return DistArray._of(layout, core_array, comm)
+
+
+def save(path, a, name="array", compress=None):
+    """Writes ``a`` as dataset ``name`` of a new checkpoint file (replacing
+    ``path`` atomically); ``compress``: a deflate level 1-9."""
+    _core.save(str(path), name, a._array, compress)
+
+
+def _file_dtype(path, name, comm, dtype):
+    if dtype is not None:
+        return _dtype_name(dtype)
+    return _FILE_TYPES[_core.checkpoint_info(str(path), name, _address(comm))["element_type"]]
+
+
+def restore(path, name, layout, dtype=None, comm=None, order="C", verify=True):
+    """Dataset ``name`` of a checkpoint, in a new array of ``layout`` (any
+    layout and rank count); ``dtype`` defaults to the file's."""
+    dtype = _file_dtype(path, name, comm, dtype)
+    core = _core.restore(str(path), name, layout._layout, dtype, _address(comm), order, bool(verify))
+    return _array(layout, core, comm)
+
+
+class Series:
+    """A series of steps in one HDF5 file: each step's arrays become visible
+    together when the step is committed, and a writer killed inside a step
+    loses nothing committed.  ``with series.step(n, time=t): series.write(...)``
+    commits the step, or abandons it when the block raises."""
+
+    def __init__(self, path, comm=None):
+        self.comm = comm
+        self._series = _core.Series(str(path), _address(comm))
+
+    def begin_step(self, step, **attributes):
+        self._series.begin_step(int(step), attributes)
+
+    def write(self, name, a, compress=None):
+        self._series.write(name, a._array, compress)
+
+    def commit_step(self):
+        self._series.commit_step()
+
+    def abandon_step(self):
+        self._series.abandon_step()
+
+    def step(self, step, **attributes):
+        return _Step(self, step, attributes)
+
+    @property
+    def path(self):
+        return self._series.path
+
+
+class _Step:
+    def __init__(self, series, step, attributes):
+        self._series, self._step, self._attributes = series, step, attributes
+
+    def __enter__(self):
+        self._series.begin_step(self._step, **self._attributes)
+        return self._series
+
+    def __exit__(self, kind, value, traceback):
+        if kind is None:
+            self._series.commit_step()
+        else:
+            self._series.abandon_step()
+        return False
+
+
+def list_steps(path, comm=None):
+    """The steps of a series file: dicts of step, complete, attributes, arrays and damage."""
+    return _core.list_steps(str(path), _address(comm))
+
+
+def restore_step(path, name, layout, dtype=None, comm=None, order="C", step=None):
+    """Array ``name`` of step ``step`` of a series (default: the latest
+    complete step holding it) in a new array of ``layout``; the step read is
+    the array's ``step`` attribute."""
+    if dtype is None:
+        steps = [s for s in list_steps(path, comm) if s["complete"] and name in s["arrays"]
+                 and (step is None or s["step"] == step)]
+        if not steps:
+            raise CheckpointError(f"series '{path}' has no complete step holding '{name}'")
+        dtype = _FILE_TYPES[steps[-1]["arrays"][name]["element_type"]]
+    core, chosen = _core.restore_step(str(path), name, layout._layout, _dtype_name(dtype), _address(comm),
+                                      order, step)
+    a = _array(layout, core, comm)
+    a.step = chosen
+    return a

@@ -1,0 +1,53 @@
+// The DType names and the array factory of the Python module.
+
+#include "arrays.hpp"
+
+#include <array>
+
+namespace distarray::python {
+
+namespace {
+constexpr std::array<const char*, 6> names = {"float32", "float64",   "int32",
+                                              "int64",   "complex64", "complex128"};
+}
+
+DType dtype_from_name(const std::string& name) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (name == names[i]) return DType(i);
+  throw UsageError("dtype '" + name +
+                   "' is not supported: float32, float64, int32, int64, complex64 or complex128");
+}
+
+const char* dtype_name(DType t) { return names[std::size_t(t)]; }
+
+template <class T>
+DType dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return DType::float32;
+  if constexpr (std::is_same_v<T, double>) return DType::float64;
+  if constexpr (std::is_same_v<T, std::int32_t>) return DType::int32;
+  if constexpr (std::is_same_v<T, std::int64_t>) return DType::int64;
+  if constexpr (std::is_same_v<T, std::complex<float>>) return DType::complex64;
+  return DType::complex128;
+}
+template DType dtype_of<float>();
+template DType dtype_of<double>();
+template DType dtype_of<std::int32_t>();
+template DType dtype_of<std::int64_t>();
+template DType dtype_of<std::complex<float>>();
+template DType dtype_of<std::complex<double>>();
+
+std::shared_ptr<ArrayBase> make_array(const AnyLayout& layout, DType dtype, MPI_Comm comm,
+                                      const std::string& order) {
+  return std::visit(
+      [&]<int D>(const Layout<D>& l) -> std::shared_ptr<ArrayBase> {
+        return with_dtype(dtype, [&]<class T>(Tag<T>) {
+          return with_order(order, [&]<class O>(Tag<O>) -> std::shared_ptr<ArrayBase> {
+            py::gil_scoped_release release;
+            return std::make_shared<TypedArray<T, D, O>>(DistArray<T, D, Kokkos::HostSpace, O>(l, comm));
+          });
+        });
+      },
+      layout.v);
+}
+
+}  // namespace distarray::python

@@ -1,0 +1,176 @@
+// Checkpoints and series for Python: save, restore, Series, list_steps and
+// restore_step over the module's arrays.  The file format holds every
+// element type but complex64 (a CheckpointError says so).
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+
+#include <distarray/io.hpp>
+
+#include <pybind11/stl.h>
+
+namespace distarray::python {
+
+namespace {
+
+/// f(typed array) for an array whose element type a checkpoint can hold.
+template <class F>
+decltype(auto) with_stored_array(ArrayBase& a, F&& f) {
+  if (a.dtype() == DType::complex64)
+    throw CheckpointError(
+        "checkpoints hold float32, float64, int32, int64 and complex128 arrays, not complex64");
+  return with_dtype(a.dtype(), [&]<class T>(Tag<T>) {
+    if constexpr (std::is_same_v<T, std::complex<float>>) {
+      return f(typed<double, 1, Kokkos::LayoutRight>(a, "unreachable"));  // refused above
+    } else {
+      return with_ndim(a.ndim(), [&]<int D>(std::integral_constant<int, D>) {
+        return with_order(a.order(), [&]<class O>(Tag<O>) { return f(typed<T, D, O>(a, "the array")); });
+      });
+    }
+  });
+}
+
+Compression compression_of(std::optional<int> level) {
+  return level ? Compression::deflate(*level) : Compression{};
+}
+
+/// A new array of `layout` filled by read(typed C++ array).
+template <class Read>
+std::shared_ptr<ArrayBase> read_new(const AnyLayout& layout, const std::string& dtype, std::uintptr_t comm,
+                                    const std::string& order, Read&& read) {
+  std::shared_ptr<ArrayBase> a = make_array(layout, dtype_from_name(dtype), comm_at(comm), order);
+  with_stored_array(*a, [&](auto& typed_array) {
+    py::gil_scoped_release release;
+    read(typed_array.array());
+  });
+  return a;
+}
+
+py::object attribute_value(const AttributeValue& v) {
+  return std::visit([](const auto& x) -> py::object { return py::cast(x); }, v);
+}
+
+Attributes attributes_from(const py::dict& d) {
+  Attributes out;
+  for (const auto& [key, value] : d) {
+    const std::string k = py::str(key);
+    if (py::isinstance<py::bool_>(value) || py::isinstance<py::int_>(value))
+      out.emplace_back(k, value.cast<std::int64_t>());
+    else if (py::isinstance<py::float_>(value))
+      out.emplace_back(k, value.cast<double>());
+    else if (py::isinstance<py::str>(value))
+      out.emplace_back(k, value.cast<std::string>());
+    else
+      throw UsageError("step attribute '" + k + "' is not an int, a float or a str");
+  }
+  return out;
+}
+
+py::dict step_dict(const StepInfo& s) {
+  py::dict d, attributes, arrays;
+  d["step"] = s.step;
+  d["complete"] = s.complete;
+  for (const auto& [k, v] : s.attributes) attributes[py::str(k)] = attribute_value(v);
+  d["attributes"] = attributes;
+  for (const auto& [name, info] : s.arrays) {
+    py::dict a;
+    a["shape"] = info.shape;
+    a["element_type"] = info.element_type;
+    a["layout"] = info.saved_layout;
+    arrays[py::str(name)] = a;
+  }
+  d["arrays"] = arrays;
+  d["damage"] = s.damage;
+  return d;
+}
+
+}  // namespace
+
+void bind_io(py::module_& m) {
+  m.def(
+      "save",
+      [](const std::string& path, const std::string& name, ArrayBase& a, std::optional<int> compress) {
+        with_stored_array(a, [&](auto& t) {
+          py::gil_scoped_release release;
+          save(path, name, t.array(), compression_of(compress));
+        });
+      },
+      py::arg("path"), py::arg("name"), py::arg("array"), py::arg("compress"));
+  m.def(
+      "checkpoint_info",
+      [](const std::string& path, const std::string& name, std::uintptr_t comm) {
+        DatasetInfo info;
+        {
+          py::gil_scoped_release release;
+          info = checkpoint_info(path, name, comm_at(comm));
+        }
+        py::dict d;
+        d["shape"] = info.shape;
+        d["element_type"] = info.element_type;
+        d["layout"] = info.saved_layout;
+        return d;
+      },
+      py::arg("path"), py::arg("name"), py::arg("comm"));
+  m.def(
+      "restore",
+      [](const std::string& path, const std::string& name, const AnyLayout& layout, const std::string& dtype,
+         std::uintptr_t comm, const std::string& order, bool verify) {
+        RestoreOptions options;
+        options.verify_checksum = verify;
+        return read_new(layout, dtype, comm, order, [&](auto& into) { restore(path, name, into, options); });
+      },
+      py::arg("path"), py::arg("name"), py::arg("layout"), py::arg("dtype"), py::arg("comm"),
+      py::arg("order"), py::arg("verify"));
+  m.def(
+      "restore_step",
+      [](const std::string& path, const std::string& name, const AnyLayout& layout, const std::string& dtype,
+         std::uintptr_t comm, const std::string& order, std::optional<std::uint64_t> step) {
+        std::uint64_t chosen = 0;
+        auto a = read_new(layout, dtype, comm, order,
+                          [&](auto& into) { chosen = restore_step(path, name, into, step); });
+        return py::make_tuple(a, chosen);
+      },
+      py::arg("path"), py::arg("name"), py::arg("layout"), py::arg("dtype"), py::arg("comm"),
+      py::arg("order"), py::arg("step"));
+  m.def(
+      "list_steps",
+      [](const std::string& path, std::uintptr_t comm) {
+        std::vector<StepInfo> steps;
+        {
+          py::gil_scoped_release release;
+          steps = list_steps(path, comm_at(comm));
+        }
+        py::list out;
+        for (const StepInfo& s : steps) out.append(step_dict(s));
+        return out;
+      },
+      py::arg("path"), py::arg("comm"));
+  py::class_<Series>(m, "Series")
+      .def(py::init([](const std::string& path, std::uintptr_t comm) {
+             py::gil_scoped_release release;
+             return std::make_unique<Series>(path, comm_at(comm));
+           }),
+           py::arg("path"), py::arg("comm"))
+      .def(
+          "begin_step",
+          [](Series& s, std::uint64_t step, const py::dict& attributes) {
+            const Attributes a = attributes_from(attributes);
+            py::gil_scoped_release release;
+            s.begin_step(step, a);
+          },
+          py::arg("step"), py::arg("attributes"))
+      .def(
+          "write",
+          [](Series& s, const std::string& name, ArrayBase& a, std::optional<int> compress) {
+            with_stored_array(a, [&](auto& t) {
+              py::gil_scoped_release release;
+              s.write(name, t.array(), compression_of(compress));
+            });
+          },
+          py::arg("name"), py::arg("array"), py::arg("compress"))
+      .def("commit_step", &Series::commit_step, py::call_guard<py::gil_scoped_release>())
+      .def("abandon_step", &Series::abandon_step, py::call_guard<py::gil_scoped_release>())
+      .def_property_readonly("path", &Series::path);
+}
+
+}  // namespace distarray::python

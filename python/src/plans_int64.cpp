@@ -1,0 +1,8 @@
+// The plans of int64 arrays (plans.hpp).
+#include "plan_factory.hpp"
+
+namespace distarray::python {
+template std::unique_ptr<PlanBase> make_plan_for<std::int64_t>(const AnyLayout&, const AnyLayout&, MPI_Comm,
+                                                               const std::string&, const std::string&,
+                                                               const PlanOptions&);
+}  // namespace distarray::python

@@ -1,0 +1,98 @@
+# Checkpoints and series from Python: round trips into other layouts, the
+# C++ CLI reading what Python wrote and the other way round (with ctest's
+# python.cli_* tests), series steps, and refusals on every rank.
+
+import os
+
+import numpy as np
+import pytest
+
+import distarray as da
+from conftest import STORED_DTYPES, random_layout, random_shape, raised_everywhere, values
+
+FROM_CLI = os.environ.get("DISTARRAY_FROM_CLI")  # a file the distarray command saved (ctest)
+
+
+def path_for(comm, stem):
+    """A file name private to this rank count (the tests run at several at once)."""
+    return os.path.join(os.environ.get("DISTARRAY_TEST_DIR", "."), f"{stem}_py_np{comm.size}.h5")
+
+
+@pytest.mark.parametrize("dtype", STORED_DTYPES)
+def test_save_and_restore_into_other_layouts(comm, rng, dtype):
+    path = path_for(comm, f"py_{np.dtype(dtype).name}")
+    for ndim in (1, 2, 3):
+        shape = random_shape(rng, ndim)
+        source, destination = random_layout(rng, shape, comm.size), random_layout(rng, shape, comm.size)
+        expected = values(shape, dtype)
+        da.save(path, da.DistArray.from_global(source, expected, comm, rng.choice("CF")), "u", compress=None)
+        b = da.restore(path, "u", destination, comm=comm, order=rng.choice("CF"))
+        assert b.dtype == np.dtype(dtype)
+        got = b.gather()
+        if comm.rank == 0:
+            np.testing.assert_array_equal(got, expected, err_msg=f"{source} -> {destination}")
+
+
+def test_series_steps(comm):
+    p = comm.size
+    path = path_for(comm, "py_series")
+    if comm.rank == 0 and os.path.exists(path):
+        os.remove(path)
+    comm.Barrier()
+    shape = (13, 6)
+    layout = da.Layout(f"block,* on {p}x1", shape)
+    series = da.Series(path, comm)
+    for step in (1, 2, 3):
+        with series.step(step, time=0.5 * step, label=f"s{step}"):
+            series.write("u", da.DistArray.from_global(layout, values(shape, np.float64, step), comm))
+    with pytest.raises(RuntimeError):  # a step abandoned: never visible
+        with series.step(4):
+            series.write("u", da.DistArray.from_global(layout, values(shape, np.float64, 4), comm))
+            raise RuntimeError("the solver failed")
+    del series
+    steps = da.list_steps(path, comm)
+    assert [s["step"] for s in steps] == [1, 2, 3] and all(s["complete"] for s in steps)
+    assert steps[1]["attributes"] == {"time": 1.0, "label": "s2"}
+    assert steps[0]["arrays"]["u"]["shape"] == [13, 6]
+    other = da.Layout(f"*,cyclic on 1x{p}", shape)
+    latest = da.restore_step(path, "u", other, comm=comm)
+    first = da.restore_step(path, "u", other, comm=comm, step=1)
+    assert latest.step == 3 and first.step == 1
+    for a, k in ((latest, 3), (first, 1)):
+        got = a.gather()
+        if comm.rank == 0:
+            np.testing.assert_array_equal(got, values(shape, np.float64, k))
+
+
+def test_a_file_for_the_cli(comm):
+    """Writes the CLI's pattern; ctest's python.cli_restores_* then restores
+    and verifies it with the distarray command, in another layout."""
+    p = comm.size
+    shape = (29, 11)
+    a = da.DistArray.from_global(da.Layout(f"cyclic(3),* on {p}x1", shape), values(shape, np.complex128), comm)
+    da.save(path_for(comm, "for_cli"), a, "pattern")
+
+
+@pytest.mark.skipif(FROM_CLI is None, reason="DISTARRAY_FROM_CLI names a file the distarray command saved")
+def test_restores_what_the_cli_saved(comm):
+    p = comm.size
+    shape = (29, 11)  # distarray save --shape 29x11 --type i64 (ctest python.cli_saves)
+    b = da.restore(FROM_CLI, "array", da.Layout(f"*,block on 1x{p}", shape), comm=comm)
+    assert b.dtype == np.int64
+    got = b.gather()
+    if comm.rank == 0:
+        np.testing.assert_array_equal(got, values(shape, np.int64))
+
+
+def test_io_errors_on_every_rank(comm):
+    layout = da.Layout("block on 1", (5,))
+    path = path_for(comm, "py_errors")
+    c64 = da.DistArray(layout, np.complex64, comm)
+    assert raised_everywhere(comm, da.CheckpointError, lambda: da.save(path, c64, "x"))
+    assert raised_everywhere(comm, da.CheckpointError, lambda: da.restore(path + ".missing", "x", layout, comm=comm))
+    da.save(path, da.DistArray(layout, np.float64, comm), "x")
+    assert raised_everywhere(comm, da.CheckpointError,
+                             lambda: da.restore(path, "x", da.Layout("block on 1", (6,)), comm=comm))
+    assert raised_everywhere(comm, da.CheckpointError, lambda: da.restore(path, "y", layout, comm=comm))
+    f64 = da.DistArray(layout, np.float64, comm)
+    assert raised_everywhere(comm, da.UsageError, lambda: da.save(path, f64, "x", compress=12))

@@ -1,0 +1,98 @@
+# Plans against numpy: random layout pairs of every dtype and rank, batches,
+# non-blocking executions (a request dropped before wait() included),
+# report and explain, redistribute; errors on every rank.
+
+import gc
+
+import numpy as np
+import pytest
+
+import distarray as da
+from conftest import DTYPES, random_layout, random_shape, raised_everywhere, values
+
+
+def check(comm, array, expected, what):
+    got = array.gather()
+    if comm.rank == 0:
+        np.testing.assert_array_equal(got, expected, err_msg=what)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_random_plans_match_numpy(comm, rng, dtype):
+    for ndim in (1, 2, 3):
+        for _ in range(4):
+            shape = random_shape(rng, ndim)
+            source, destination = random_layout(rng, shape, comm.size), random_layout(rng, shape, comm.size)
+            orders = (rng.choice("CF"), rng.choice("CF"))
+            expected = values(shape, dtype)
+            a = da.DistArray.from_global(source, expected, comm, orders[0])
+            b = da.DistArray(destination, dtype, comm, orders[1])
+            plan = da.Plan(source, destination, dtype, comm, *orders)
+            plan.execute(a, b)
+            check(comm, b, expected, f"{source} -> {destination}, orders {orders}")
+
+
+def test_engines_and_methods_by_name(comm):
+    p = comm.size
+    shape = (37, 23)
+    source, destination = da.Layout(f"block,* on {p}x1", shape), da.Layout(f"*,cyclic(3) on 1x{p}", shape)
+    expected = values(shape, np.complex128)
+    a = da.DistArray.from_global(source, expected, comm)
+    for exchange in ("alltoallv", "p2p", "encoded", "datatype"):
+        for method in ("direct", "auto"):
+            b = da.DistArray(destination, np.complex128, comm)
+            plan = da.Plan(source, destination, np.complex128, comm, exchange=exchange, method=method)
+            plan.execute(a, b)
+            check(comm, b, expected, exchange)
+            assert plan.report["executions"] == 1
+            assert exchange in plan.report["exchange"]
+            assert plan.report["method"] in plan.explain()
+
+
+def test_batches_start_test_wait(comm):
+    p = comm.size
+    shape = (40, 17)
+    source, destination = da.Layout(f"cyclic,* on {p}x1", shape), da.Layout(f"*,block on 1x{p}", shape)
+    plan = da.Plan(source, destination, np.float64, comm)
+    inputs = [da.DistArray.from_global(source, values(shape, np.float64, k), comm) for k in range(3)]
+    outputs = [da.DistArray(destination, np.float64, comm) for _ in range(3)]
+    plan.execute(inputs, outputs)  # one batch of three
+    for k in range(3):
+        check(comm, outputs[k], values(shape, np.float64, k), f"batch array {k}")
+    request = plan.start(inputs[1], outputs[0])
+    while not request.test():
+        pass
+    request.wait()  # waiting again on a completed request is fine
+    check(comm, outputs[0], values(shape, np.float64, 1), "started")
+    # A request dropped before wait(): the execution completes first, and its
+    # arrays live until then even where Python let them go.
+    b = da.DistArray(destination, np.float64, comm)
+    request = plan.start(da.DistArray.from_global(source, values(shape, np.float64, 7), comm), b)
+    del request
+    gc.collect()
+    check(comm, b, values(shape, np.float64, 7), "dropped request")
+
+
+def test_redistribute(comm):
+    p = comm.size
+    shape = (7, 5, 3)
+    a = da.DistArray.from_global(da.Layout(f"block,*,* on {p}x1x1", shape), values(shape, np.int32), comm)
+    b = da.redistribute(a, da.Layout(f"*,*,cyclic on 1x1x{p}", shape), order="F")
+    assert b.order == "F" and b.dtype == np.int32
+    check(comm, b, values(shape, np.int32), "redistribute")
+
+
+def test_plan_errors_on_every_rank(comm):
+    p = comm.size
+    rows, cols = da.Layout(f"block,* on {p}x1", (8, 8)), da.Layout(f"*,block on 1x{p}", (8, 8))
+    plan = da.Plan(rows, cols, np.float64, comm)
+    a = da.DistArray(rows, np.float64, comm)
+    wrong_type = da.DistArray(cols, np.float32, comm)
+    assert raised_everywhere(comm, da.ShapeMismatch, lambda: plan.execute(a, wrong_type))
+    assert raised_everywhere(comm, da.ShapeMismatch, lambda: plan.execute(a, a))  # a is not of layout cols
+    assert raised_everywhere(comm, da.UsageError, lambda: da.Plan(rows, cols, np.float64, comm, exchnage="p2p"))
+    assert raised_everywhere(comm, da.UsageError, lambda: da.Plan(rows, cols, np.float64, comm, exchange="fast"))
+    assert raised_everywhere(comm, da.ShapeMismatch,
+                             lambda: da.Plan(rows, da.Layout("block on 1", (64,)), np.float64, comm))
+    assert raised_everywhere(comm, da.UsageError,
+                             lambda: plan.execute([a, a], [da.DistArray(cols, np.float64, comm)]))
