@@ -25,11 +25,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   # nvidia-cuda-toolkit is in non-free: add contrib and non-free to the
   # bookworm source (deb822 or one-line format) where they are not there yet.
+  # (The first Components line is the bookworm stanza's; non-free-firmware is another component.)
   sources=/etc/apt/sources.list.d/debian.sources
-  if [ -f $sources ] && ! grep -q '^Components:.*non-free\b' $sources; then
-    sed -i '0,/^Components: main$/s//Components: main contrib non-free/' $sources
+  if [ -f $sources ]; then
+    sed -i -E '0,/^Components:/{/^Components:/{/[[:space:]]non-free([[:space:]]|$)/!s/$/ contrib non-free/}}' $sources
   elif [ -f /etc/apt/sources.list ]; then
-    sed -i -E '/^deb .* bookworm main$/s/$/ contrib non-free/' /etc/apt/sources.list
+    sed -i -E '/^deb .* bookworm( |$)/{/[[:space:]]non-free([[:space:]]|$)/!s/$/ contrib non-free/}' /etc/apt/sources.list
   fi
   echo "cuda: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
