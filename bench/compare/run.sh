@@ -3,7 +3,8 @@
 # ranks, 256^2, 1024^2 and 4096^2, double and complex<double>, with every
 # peer (heFFTe and COSTA built by scripts/peers.sh into the cache, once).
 # Writes docs/bench/compare_np{2,4}.{txt,json,md} and puts the two Markdown
-# tables into README.md between the "bench/compare" markers.
+# tables into docs/performance.md between the "bench/compare" markers (the
+# README's summary table is written by hand from them).
 #   bench/compare/run.sh [bench_compare options, e.g. --reps 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,7 +32,7 @@ table=$(mktemp)
 awk -v table="$table" '
   /<!-- bench\/compare: begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
   /<!-- bench\/compare: end -->/ { skip = 0 }
-  !skip' README.md > README.md.new
-mv README.md.new README.md
+  !skip' docs/performance.md > docs/performance.md.new
+mv docs/performance.md.new docs/performance.md
 rm -f "$table"
-echo "compare: tables in $out/compare_np{2,4}.md and README.md"
+echo "compare: tables in $out/compare_np{2,4}.md and docs/performance.md"

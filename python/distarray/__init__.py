@@ -28,6 +28,7 @@ from ._core import (AllocationError, CheckpointError, Error, LayoutError, MpiErr
                     ShapeMismatch, UsageError)
 from ._convert import address as _address
 from ._convert import dtype_name as _dtype_name
+from ._convert import host_array as _host_array
 
 __all__ = ["Layout", "DistArray", "Plan", "Request", "redistribute", "transform", "save", "restore", "Series",
            "list_steps", "restore_step", "Error", "LayoutError", "ShapeMismatch", "MpiError",
@@ -100,18 +101,39 @@ class DistArray:
 
     @classmethod
     def from_global(cls, layout, array, comm=None, order="C"):
-        """Each rank takes its part of ``array``, the whole global array (on every rank)."""
-        array = _np.asarray(array)
+        """Each rank takes its part of ``array``, the whole global array (on
+        every rank; any array numpy or DLPack reads on the host)."""
+        array = _host_array(array)
         if array.shape != layout.shape:
             raise ShapeMismatch(f"the array's shape {array.shape} is not the layout's {layout.shape}")
         a = cls(layout, array.dtype, comm, order)
         a.local[...] = array[a.global_indices()]
         return a
 
+    @classmethod
+    def from_local(cls, layout, local, comm=None, order="C"):
+        """A new array whose local block is a copy of ``local`` on each rank
+        (its shape must be this rank's local shape; any array numpy or
+        DLPack reads on the host)."""
+        local = _host_array(local)
+        a = cls(layout, local.dtype, comm, order)
+        fits = a.local.shape == local.shape
+        if not a.comm.allreduce(fits, op=_MPI.LAND):  # refused on every rank
+            raise ShapeMismatch(f"from_local: a local block does not have its rank's shape under {layout}")
+        a.local[...] = local
+        return a
+
     @property
     def local(self):
         """This rank's local block: a writable numpy array over the library's memory."""
         return self._array.local
+
+    def __dlpack__(self, stream=None):
+        """The local block through DLPack (no copy), e.g. torch.from_dlpack(a)."""
+        return self.local.__dlpack__(stream=stream)
+
+    def __dlpack_device__(self):
+        return self.local.__dlpack_device__()
 
     @property
     def dtype(self):

@@ -32,6 +32,7 @@ struct RedistRun {
     options.method = parse_redist_method(args.get("method", "auto"));
     options.schedule = parse_schedule_method(args.get("schedule", "auto"));
     options.exchange = parse_exchange_engine(args.get("exchange", "auto"));
+    options.staging = parse_buffer_staging(args.get("staging", "auto"));
     options.wisdom = args.get("wisdom", "");
     const int repeat = int(args.get_int("repeat", 10, 1, 1'000'000'000));
 
@@ -85,7 +86,7 @@ int run_with_orders(const RedistRun& run, const Args& args) {
 int run_redist(int argc, char** argv, MPI_Comm comm) {
   const Args args(argc, argv, 2,
                   {"shape", "type", "from", "to", "from-order", "to-order", "method", "schedule", "exchange",
-                   "repeat", "json", "wisdom"},
+                   "staging", "repeat", "json", "wisdom"},
                   {"verify"});
   int size = 1;
   MPI_Comm_size(comm, &size);

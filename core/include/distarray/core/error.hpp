@@ -57,7 +57,9 @@ class AllocationError : public Error {
   using Error::Error;
 };
 
-/// Bad command-line arguments of the distarray tool.
+/// A use the API does not allow — an unknown option or value, a refused
+/// combination, a call out of order — and bad command-line arguments of the
+/// distarray tool.
 class UsageError : public Error {
  public:
   using Error::Error;

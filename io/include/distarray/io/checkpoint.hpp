@@ -15,7 +15,8 @@
 // and distarray_checksum (order-independent, so any layout can verify it).
 // distarray_storage_order says whether the local blocks were row- or
 // column-major.  Every rank writes and reads one contiguous range of rows
-// of the dataset with collective MPI-IO, and a plan moves the data between
+// of the dataset with independent MPI-IO (collective only for compressed
+// datasets, which parallel HDF5 writes no other way), and a plan moves the data between
 // those ranges and the array's layout (detail/file_slab.hpp).  A save cannot lose the previous file: it
 // writes a temporary file of a unique name next to it (created exclusively), reserves the space before
 // writing, agrees on every write's result across ranks, reads the data back and checks its checksum, syncs

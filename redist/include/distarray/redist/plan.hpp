@@ -199,9 +199,11 @@ class Plan {
 
   /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
   std::string engine_names() const {
-    std::string s;
+    std::vector<std::string> names;  // each once, compared whole ("alltoallv" is not "alltoallv(neighbors)")
     for (const auto& step : steps_)
-      if (s.find(step->engine()) == std::string::npos) s += (s.empty() ? "" : ",") + step->engine();
+      if (std::find(names.begin(), names.end(), step->engine()) == names.end()) names.push_back(step->engine());
+    std::string s;
+    for (const std::string& name : names) s += (s.empty() ? "" : ",") + name;
     return s.empty() ? std::string(to_string(options().exchange)) : s;
   }
 

@@ -6,11 +6,12 @@
 // moves one contiguous range of the row-major dataset — its "file slab":
 // `block` over the first dimension on all ranks, `*` on the others — and a
 // plan moves the data between the slabs and the array's own layout, storage
-// order and memory space.  Why not hyperslabs of the array's layout: a
-// collective MPI-IO transfer of contiguous ranges runs at the pattern of a
-// bare parallel-HDF5 write or read, while strided selections (block-cyclic
-// layouts, `*,block`) pay for MPI-IO's two-phase exchange, and OpenMPI 4.1's
-// OMPIO leaks memory on collective reads of strided selections
+// order and memory space.  Why not hyperslabs of the array's layout: an
+// independent MPI-IO transfer of one contiguous range per rank runs at the
+// pattern of a bare parallel-HDF5 write or read (Hdf5File::write and read;
+// compressed datasets go collectively), while strided selections
+// (block-cyclic layouts, `*,block`) would need MPI-IO's two-phase exchange,
+// and OpenMPI 4.1's OMPIO leaks memory on collective reads of strided selections
 // (docs/reliability.md).  An array already laid out as the slabs (row-major
 // `block,*` on all ranks) moves straight through its host mirror.
 

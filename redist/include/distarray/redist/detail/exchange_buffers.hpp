@@ -30,8 +30,12 @@ class ExchangeBuffers {
   virtual ~ExchangeBuffers() = default;
 
   /// The local block `in` into the send buffer in one kernel launch, fenced,
-  /// then staged to where MPI reads it.
-  virtual void pack(const void* in) = 0;
+  /// then staged to where MPI reads it unless `stage` is false.
+  virtual void pack(const void* in, bool stage = true) = 0;
+  /// Send message i's part of a buffer packed with `stage` false, staged to
+  /// where MPI reads it (nothing where buffers are not staged), fenced: the
+  /// p2p engine copies each message out while the one before is on its way.
+  virtual void stage_message(std::size_t i) = 0;
   /// The packed send buffer and the receive buffer as MPI reads and writes
   /// them (their host mirrors when the buffers are staged).
   virtual char* send_bytes() = 0;

@@ -61,12 +61,18 @@ class StepBuffers final : public ExchangeBuffers {
     recv_buf_ = buffer("distarray::recv_buffer", choice.recv_buffer() ? recv.total : 0, recv_host_);
   }
 
-  void pack(const void* in) override {
+  void pack(const void* in, bool stage_now) override {
     T* const local = const_cast<T*>(static_cast<const T*>(in));
     pack_launches +=
         with_op([&](auto op) { return send_.copy_all(local, {send_buf_.data()}, true, op, exec_); });
     exec_.fence();  // complete before MPI reads the buffer
-    if (staged_) stage(send_host_, send_buf_, self_range(true, 1), staging_out_seconds);
+    if (staged_ && stage_now) stage(send_host_, send_buf_, self_range(true, 1), staging_out_seconds);
+  }
+  void stage_message(std::size_t i) override {
+    if (!staged_) return;
+    const CopyTable::Message& m = send_.messages()[i];
+    const Range part(m.offset, m.offset + m.count);
+    stage(Kokkos::subview(send_host_, part), Kokkos::subview(send_buf_, part), {0, 0}, staging_out_seconds);
   }
   char* send_bytes() override { return bytes(staged_ ? send_host_.data() : send_buf_.data()); }
   char* recv_bytes() override { return bytes(staged_ ? recv_host_.data() : recv_buf_.data()); }
