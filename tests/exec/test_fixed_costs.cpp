@@ -116,7 +116,7 @@ TEST(FixedCosts, NoAllocationAndTheSameLaunchesEveryExecution) {
         // Thakur's asynchronous method unpacks each message as it arrives
         // (with its own staging copy and fences): bounded by the messages.
         EXPECT_LE(c.launches, 1 + peers) << c;
-        EXPECT_LE(c.fences, 4 + 4 * peers) << c;  // staged: a fence per copy out, copy in and unpack
+        EXPECT_LE(c.fences, 4 + 4 * peers) << c;   // staged: a fence per copy out, copy in and unpack
         EXPECT_LE(c.deep_copies, 2 * peers) << c;  // staged: each message out and in on its own
       } else {  // one launch per side, and copies and fences as few, whatever the messages
         EXPECT_LE(c.launches, 2) << c;

@@ -201,7 +201,8 @@ class Plan {
   std::string engine_names() const {
     std::vector<std::string> names;  // each once, compared whole ("alltoallv" is not "alltoallv(neighbors)")
     for (const auto& step : steps_)
-      if (std::find(names.begin(), names.end(), step->engine()) == names.end()) names.push_back(step->engine());
+      if (std::find(names.begin(), names.end(), step->engine()) == names.end())
+        names.push_back(step->engine());
     std::string s;
     for (const std::string& name : names) s += (s.empty() ? "" : ",") + name;
     return s.empty() ? std::string(to_string(options().exchange)) : s;
