@@ -13,7 +13,7 @@
 // (after a warm-up) of the slowest rank.
 //
 //   mpiexec -n 4 build/bench/bench_compare [--sizes 256,1024,4096] [--types double,complex]
-//        [--reps 10] [--cases SUBSTRING] [--json FILE] [--markdown FILE]
+//        [--reps 10] [--cases SUBSTRING] [--json FILE]
 // bench/compare/run.sh runs the whole table at 2 and 4 ranks.
 
 #include "cases.hpp"
@@ -166,14 +166,10 @@ Row run_case(const Case& c, index_t n, int reps) {
 int run(int argc, char** argv) {
   compare::TableOptions o;
   o.sizes = {"256", "1024", "4096"};
-  std::string json, markdown;
+  std::string json;
   compare::parse_options(argc, argv, o, [&](const std::string& key, const std::string& value) {
-    if (key == "--json")
-      json = value;
-    else if (key == "--markdown")
-      markdown = value;
-    else
-      return false;
+    if (key != "--json") return false;
+    json = value;
     return true;
   });
   const auto& [sizes, types, reps, only] = o;
@@ -210,10 +206,6 @@ int run(int argc, char** argv) {
   compare::print_routines(routines);
   rows.insert(rows.end(), routines.begin(), routines.end());
   if (!json.empty()) compare::write_json(json, rows, reps);
-  if (!markdown.empty()) {
-    compare::write_markdown(markdown, {rows.begin(), rows.end() - long(routines.size())});
-    compare::append_routines_markdown(markdown, routines);
-  }
   return 0;
 }
 

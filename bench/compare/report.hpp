@@ -1,9 +1,10 @@
 #pragma once
-// One row of the comparison and its three outputs: the tables on stdout, the
-// JSON (every method's seconds) and the Markdown tables that the README's
-// performance section is made from (bench/compare/run.sh).  Two tables: the
-// redistributions (distarray's plan against the peers) and the ScaLAPACK
-// routines (distarray's drop-in against ScaLAPACK and COSTA's wrappers).
+// One row of the comparison and its two outputs: the tables on stdout and
+// the JSON (every method's seconds, at full precision), the one stored form,
+// from which bench/compare/tables.py makes docs/performance.md's tables.
+// Two tables: the redistributions (distarray's plan against the peers) and
+// the ScaLAPACK routines (distarray's drop-in against ScaLAPACK and COSTA's
+// wrappers).
 
 #include <distarray/core/types.hpp>
 
@@ -102,24 +103,6 @@ inline void print_table(const std::vector<Row>& rows, int reps) {
                 type_text(r).c_str(), r.stages[0] * 1e3, r.stages[1] * 1e3, r.stages[2] * 1e3);
 }
 
-inline void write_markdown(const std::string& file, const std::vector<Row>& rows) {
-  std::ofstream out(file);
-  out << "| case | ranks | size | type | distarray ms | plan ms |";
-  for (const Column& c : peer_columns()) out << " " << c.title << " |";
-  out << " distarray / floor |\n|---|---|---|---|---|---|";
-  for (std::size_t i = 0; i < peer_columns().size(); ++i) out << "---|";
-  out << "---|\n";
-  char num[64];
-  for (const Row& r : rows) {
-    std::snprintf(num, sizeof num, "%.3f | %.2f", r.seconds.at("distarray") * 1e3, r.plan_seconds * 1e3);
-    out << "| " << r.name << " | " << r.ranks << " | " << size_text(r) << " | " << type_text(r) << " | "
-        << num << " |";
-    for (const Column& c : peer_columns()) out << " " << cell(r, c) << " |";
-    std::snprintf(num, sizeof num, "%.2f", r.seconds.at("distarray") / r.seconds.at("floor"));
-    out << " " << num << " |\n";
-  }
-}
-
 inline void print_routines(const std::vector<Row>& rows) {
   std::printf("ScaLAPACK routines: peer time / distarray drop-in time (higher is better for distarray)\n");
   std::printf("%-32s %2s %-7s %-4s %12s", "routine, case", "np", "size", "type", "drop-in ms");
@@ -133,26 +116,9 @@ inline void print_routines(const std::vector<Row>& rows) {
   }
 }
 
-/// The routines' table, after the redistributions' in the same file.
-inline void append_routines_markdown(const std::string& file, const std::vector<Row>& rows) {
-  std::ofstream out(file, std::ios::app);
-  out << "\n| routine, case | ranks | size | type | drop-in ms |";
-  for (const Column& c : routine_columns()) out << " " << c.title << " |";
-  out << "\n|---|---|---|---|---|";
-  for (std::size_t i = 0; i < routine_columns().size(); ++i) out << "---|";
-  out << "\n";
-  char num[32];
-  for (const Row& r : rows) {
-    std::snprintf(num, sizeof num, "%.3f", r.seconds.at(r.base) * 1e3);
-    out << "| " << r.name << " | " << r.ranks << " | " << size_text(r) << " | " << type_text(r) << " | "
-        << num << " |";
-    for (const Column& c : routine_columns()) out << " " << cell(r, c) << " |";
-    out << "\n";
-  }
-}
-
 inline void write_json(const std::string& file, const std::vector<Row>& rows, int reps) {
   std::ofstream out(file);
+  out.precision(17);  // the stored record: the tables are made from it
   const auto names = [](const std::set<std::string>& s) {
     std::string t;
     for (const std::string& m : s) t += (t.empty() ? "\"" : ", \"") + m + "\"";

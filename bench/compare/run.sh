@@ -2,9 +2,10 @@
 # The whole comparison in one command: every case of bench/compare at 2 and 4
 # ranks, 256^2, 1024^2 and 4096^2, double and complex<double>, with every
 # peer (heFFTe and COSTA built by scripts/peers.sh into the cache, once).
-# Writes docs/bench/compare_np{2,4}.{txt,json,md} and puts the two Markdown
-# tables into docs/performance.md between the "bench/compare" markers (the
-# README's summary table is written by hand from them).
+# Stores docs/bench/compare_np{2,4}.json (the one record of a run) and puts
+# the Markdown tables made from them (bench/compare/tables.py) into
+# docs/performance.md between the "bench/compare" markers (the README's
+# summary table is written by hand from them).
 #   bench/compare/run.sh [bench_compare options, e.g. --reps 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,15 +20,15 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive OMP_PROC_BIND=false
 out=docs/bench
 for np in 2 4; do
-  mpiexec -n $np build/bench/bench_compare --json $out/compare_np$np.json --markdown $out/compare_np$np.md "$@" \
-    | tee $out/compare_np$np.txt
+  mpiexec -n $np build/bench/bench_compare --json $out/compare_np$np.json "$@"
 done
 table=$(mktemp)
 {
   echo "Measured $(date -u +%Y-%m-%d) with \`bench/compare/run.sh${*:+ $*}\` on $(nproc --all) cores"
   echo "($(mpirun --version | head -n 1)). Peer columns: peer time / distarray time (above 1:"
   echo "distarray is faster); last column: distarray time / the bare \`MPI_Alltoallv\` floor."
-  for np in 2 4; do echo; cat $out/compare_np$np.md; done
+  echo
+  bench/compare/tables.py $out/compare_np2.json $out/compare_np4.json
 } > "$table"
 awk -v table="$table" '
   /<!-- bench\/compare: begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
@@ -35,4 +36,4 @@ awk -v table="$table" '
   !skip' docs/performance.md > docs/performance.md.new
 mv docs/performance.md.new docs/performance.md
 rm -f "$table"
-echo "compare: tables in $out/compare_np{2,4}.md and docs/performance.md"
+echo "compare: $out/compare_np{2,4}.json, tables in docs/performance.md"

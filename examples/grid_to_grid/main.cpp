@@ -3,12 +3,13 @@
 // Both pdgemr2d and a distarray plan move the same matrix; the results are
 // compared element by element and both are timed (median, slowest rank).
 // The distarray side wraps ScaLAPACK's local arrays without copying
-// (scalapack_layout.hpp explains the transpose that makes this possible).
+// (distarray/scalapack/descriptor.hpp explains the transpose that makes this possible).
 //
 //   mpiexec -n 4 grid_to_grid [--m 2000] [--n 1500] [--reps 10]
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <distarray/scalapack/descriptor.hpp>
 #include <median_timing.hpp>
 
 #include <algorithm>
@@ -33,9 +34,9 @@ void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* 
 
 namespace {
 
-using distarray::desc_dtype;
-using distarray::desc_m;
 using distarray::index_t;
+using distarray::scalapack::DTYPE_;
+using distarray::scalapack::M_;
 using Array = distarray::DistArray<double, 2, Kokkos::HostSpace>;
 
 /// A BLACS grid nprow x npcol in column-major order on ranks first.., with
@@ -68,9 +69,9 @@ struct ScalapackMatrix {
 
   /// The same matrix as a DistArray over the local array (the transpose, row-major).
   Array wrap() {
-    const distarray::Layout<2> layout = distarray::scalapack_layout(desc, nprow, npcol, first);
+    const distarray::Layout<2> layout = distarray::scalapack::scalapack_layout(desc, nprow, npcol, first);
     const Array a = Array::wrap(layout, MPI_COMM_WORLD, local.data());
-    if (context >= 0) distarray::check_scalapack_lld(desc, layout, a.grid().coord());
+    if (context >= 0) distarray::scalapack::check_scalapack_lld(desc, layout, a.grid().coord());
     return a;
   }
 };
@@ -101,8 +102,8 @@ int run(int argc, char** argv) {
   // Every rank needs each matrix's shape and blocking for the layouts; ranks
   // outside a grid take them from its first rank (their CTXT_ stays -1).
   for (ScalapackMatrix* x : {&a, &b, &c}) {
-    MPI_Bcast(&x->desc[desc_m], 6, MPI_INT, x->first, MPI_COMM_WORLD);  // M_, N_, MB_, NB_, RSRC_, CSRC_
-    x->desc[desc_dtype] = 1;
+    MPI_Bcast(&x->desc[M_], 6, MPI_INT, x->first, MPI_COMM_WORLD);  // M_, N_, MB_, NB_, RSRC_, CSRC_
+    x->desc[DTYPE_] = 1;
   }
   Array src = a.wrap(), dst = c.wrap();
   src.fill(

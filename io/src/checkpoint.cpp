@@ -51,7 +51,9 @@ DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& na
                    file.filters_of(dataset)};
   const std::string where = "dataset '" + name + "': ";
   std::string claimed;
-  if (file.get_attribute(dataset, "distarray_element_type", claimed) && claimed != meta.element_type)
+  // Formats before 4 call complex<double> c64.
+  if (file.get_attribute(dataset, "distarray_element_type", claimed) &&
+      current_element_type_name(claimed) != meta.element_type)
     throw CheckpointError("checkpoint '" + file.path() + "', " + where + "its elements are stored as " +
                           meta.element_type + " but its distarray_element_type attribute says '" +
                           utf8_prefix(claimed, 64) + "'");

@@ -34,7 +34,7 @@ H5Id memory_type(const std::string& type) {
   if (type == "f64") return H5Id(H5Tcopy(H5T_NATIVE_DOUBLE), H5Tclose);
   if (type == "i32") return H5Id(H5Tcopy(H5T_NATIVE_INT32), H5Tclose);
   if (type == "i64") return H5Id(H5Tcopy(H5T_NATIVE_INT64), H5Tclose);
-  if (type == "c64") {  // complex<double> as h5py writes it: fields r and i
+  if (type == "c128") {  // complex<double> as h5py writes it: fields r and i
     H5Id c(H5Tcreate(H5T_COMPOUND, 16), H5Tclose);
     H5Tinsert(c.get(), "r", 0, H5T_NATIVE_DOUBLE);
     H5Tinsert(c.get(), "i", 8, H5T_NATIVE_DOUBLE);
@@ -51,7 +51,7 @@ std::string element_type_of(hid_t t) {
   if (cls == H5T_FLOAT && size == 8) return "f64";
   if (signed_int && size == 4) return "i32";
   if (signed_int && size == 8) return "i64";
-  if (is_h5py_complex128(t)) return "c64";
+  if (is_h5py_complex128(t)) return "c128";
   return "";
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Element types between distarray's names ("f32" "f64" "c64" "i32" "i64")
+// Element types between distarray's names ("f32" "f64" "c128" "i32" "i64")
 // and HDF5 datatypes.  Reading is strict: c64 is only h5py's complex
 // convention (a compound of two float64 members named r and i at offsets 0
 // and 8), never any 16-byte pair.

@@ -3,6 +3,7 @@
 #include "blacs_context.hpp"
 
 #include <distarray/core/mpi_check.hpp>
+#include <distarray/scalapack/descriptor.hpp>
 
 #include <algorithm>
 #include <array>
@@ -11,11 +12,6 @@
 namespace distarray::scalapack {
 
 namespace {
-
-// Descriptor entries (ScaLAPACK Users' Guide, Sec. 4.3.3).
-enum { DTYPE_, CTXT_, M_, N_, MB_, NB_, RSRC_, CSRC_, LLD_, DLEN_ };
-constexpr const char* entry_names[DLEN_] = {"DTYPE_", "CTXT_", "M_",    "N_",  "MB_",
-                                            "NB_",    "RSRC_", "CSRC_", "LLD_"};
 
 /// What one process knows of one matrix: inside?, its grid and place, its descriptor.
 struct Known {
@@ -45,48 +41,34 @@ BlockCyclicMatrix matrix_from(const std::vector<Known>& all, int argument, int r
     if (k.rows != f.rows || k.cols != f.cols) bad(argument, "the grid's processes disagree on its shape");
     for (int e = 0; e < LLD_; ++e)
       if (e != CTXT_ && k.desc[e] != f.desc[e])
-        bad(argument, std::string("the grid's processes disagree on ") + entry_names[e]);
+        bad(argument, std::string("the grid's processes disagree on ") + entry_name(e));
     ranks[std::size_t(k.row * f.cols + k.col)] = int(r);
   }
   if (std::count(ranks.begin(), ranks.end(), -1) != 0)
     bad(argument, "some processes of the matrix's grid are not in the call's context");
-  const auto entry = [&](int e, bool ok) {
-    if (!ok)
-      bad(argument, std::string("entry ") + std::to_string(e + 1) + " (" + entry_names[e] + ") is " +
-                        std::to_string(f.desc[e]));
-  };
-  entry(DTYPE_, f.desc[DTYPE_] == 1);
-  entry(M_, f.desc[M_] >= 0);
-  entry(N_, f.desc[N_] >= 0);
-  entry(MB_, f.desc[MB_] >= 1);
-  entry(NB_, f.desc[NB_] >= 1);
-  entry(RSRC_, f.desc[RSRC_] >= 0 && f.desc[RSRC_] < f.rows);
-  entry(CSRC_, f.desc[CSRC_] >= 0 && f.desc[CSRC_] < f.cols);
-  BlockCyclicMatrix m;
-  m.axes = {CyclicAxis{f.desc[M_], f.desc[MB_], f.rows, f.desc[RSRC_]},
-            CyclicAxis{f.desc[N_], f.desc[NB_], f.cols, f.desc[CSRC_]}};
-  m.ranks = ranks;
-  m.order = StorageOrder::column_major;
+  if (const auto e = bad_entry(f.desc, f.rows, f.cols)) bad(argument, entry_text(f.desc, *e));
+  const CyclicAxis rows_axis(f.desc[M_], f.desc[MB_], f.rows, f.desc[RSRC_]);
+  int lld = 1;
   for (std::size_t r = 0; r < all.size(); ++r) {  // every process's LLD_, so that all agree
     if (!all[r].inside) continue;
-    const index_t rows = m.axes[0].local_extent(all[r].row);
-    if (all[r].desc[LLD_] < std::max<index_t>(rows, 1))
-      bad(argument, "entry 9 (LLD_) is " + std::to_string(all[r].desc[LLD_]) + " on rank " +
-                        std::to_string(r) + ", below its " + std::to_string(rows) + " local rows");
-    if (int(r) == rank) m.leading = all[r].desc[LLD_];
+    const index_t rows = rows_axis.local_extent(all[r].row);
+    if (!lld_fits(all[r].desc[LLD_], rows))
+      bad(argument, entry_text(all[r].desc, LLD_) + " on rank " + std::to_string(r) + ", below its " +
+                        std::to_string(rows) + " local rows");
+    if (int(r) == rank) lld = all[r].desc[LLD_];
   }
-  return m;
+  return descriptor_matrix(f.desc, f.rows, f.cols, std::move(ranks), lld);
 }
 
 /// The 0-based position of a window of `extent` at 1-based (i, j) of m.
 Index<2> window(const BlockCyclicMatrix& m, int i, int j, const Index<2>& extent, int i_argument,
                 int j_argument) {
-  if (i < 1 || i - 1 + extent[0] > m.axes[0].extent)
+  if (i < 1 || i - 1 + extent[0] > m.axes[0].extent())
     bad(i_argument, "rows " + std::to_string(i) + ".." + std::to_string(i - 1 + extent[0]) + " leave the " +
-                        std::to_string(m.axes[0].extent) + " rows of the matrix");
-  if (j < 1 || j - 1 + extent[1] > m.axes[1].extent)
+                        std::to_string(m.axes[0].extent()) + " rows of the matrix");
+  if (j < 1 || j - 1 + extent[1] > m.axes[1].extent())
     bad(j_argument, "columns " + std::to_string(j) + ".." + std::to_string(j - 1 + extent[1]) +
-                        " leave the " + std::to_string(m.axes[1].extent) + " columns of the matrix");
+                        " leave the " + std::to_string(m.axes[1].extent()) + " columns of the matrix");
   return {i - 1, j - 1};
 }
 

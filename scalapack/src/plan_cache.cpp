@@ -10,7 +10,7 @@ namespace distarray::scalapack {
 namespace {
 
 void append(std::vector<long long>& v, const BlockCyclicMatrix& m) {
-  for (const CyclicAxis& a : m.axes) v.insert(v.end(), {a.extent, a.block, a.procs, a.source});
+  for (const CyclicAxis& a : m.axes) v.insert(v.end(), {a.extent(), a.block(), a.procs(), a.source()});
   v.insert(v.end(), m.ranks.begin(), m.ranks.end());
   v.push_back(m.leading);
 }

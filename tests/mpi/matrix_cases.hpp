@@ -83,7 +83,8 @@ inline BlockCyclicMatrix random_matrix(std::mt19937& rng, int rank) {
   const int size = world_size();
   const int p = pick(1, size), q = pick(1, size / p);
   for (int d = 0; d < 2; ++d)
-    m.axes[std::size_t(d)] = {pick(0, 14), pick(1, 5), d == 0 ? p : q, pick(0, (d == 0 ? p : q) - 1)};
+    m.axes[std::size_t(d)] =
+        CyclicAxis{pick(0, 14), pick(1, 5), d == 0 ? p : q, pick(0, (d == 0 ? p : q) - 1)};
   std::vector<int> ranks(static_cast<std::size_t>(size));
   std::iota(ranks.begin(), ranks.end(), 0);
   std::shuffle(ranks.begin(), ranks.end(), rng);
@@ -132,14 +133,15 @@ TransformCase<T> draw_case(std::mt19937& rng, MatrixOp op, T alpha, T beta, int 
   c.op = op, c.alpha = alpha, c.beta = beta;
   const bool transpose = op != MatrixOp::none;
   const auto& a = c.a.axes;
-  const Index<2> room_a = transpose ? Index<2>{a[1].extent, a[0].extent} : Index<2>{a[0].extent, a[1].extent};
+  const Index<2> room_a =
+      transpose ? Index<2>{a[1].extent(), a[0].extent()} : Index<2>{a[0].extent(), a[1].extent()};
   for (std::size_t d = 0; d < 2; ++d) {
-    const int room = int(std::min(room_a[d], c.b.axes[d].extent));
+    const int room = int(std::min(room_a[d], c.b.axes[d].extent()));
     c.extent[d] = pick(std::min(least, room), room);
-    c.b_at[d] = pick(0, int(c.b.axes[d].extent - c.extent[d]));
+    c.b_at[d] = pick(0, int(c.b.axes[d].extent() - c.extent[d]));
   }
   const Index<2> a_extent = transpose ? Index<2>{c.extent[1], c.extent[0]} : c.extent;
-  for (std::size_t d = 0; d < 2; ++d) c.a_at[d] = pick(0, int(a[d].extent - a_extent[d]));
+  for (std::size_t d = 0; d < 2; ++d) c.a_at[d] = pick(0, int(a[d].extent() - a_extent[d]));
   c.nan_b = beta == T(0) && !std::is_integral_v<T> && pick(0, 1);
   return c;
 }

@@ -17,7 +17,7 @@ constexpr const char* usage =
     "  show   --shape NxM --layout TEXT [--svg FILE] [--index-base 0|1]\n"
     "         the owner and local index of every element of a 1-D or 2-D layout;\n"
     "         with no options, a built-in 2-D example\n"
-    "  redist [--shape 2048x2048] [--type f32|f64|c64|i32|i64] [--from TEXT] [--to TEXT]\n"
+    "  redist [--shape 2048x2048] [--type f32|f64|c128|i32|i64] [--from TEXT] [--to TEXT]\n"
     "         [--from-order row-major|column-major] [--to-order row-major|column-major]\n"
     "         [--method auto|direct|indirect|multiphase] [--schedule "
     "auto|aspen|falls|hsu-chung|thakur|classical|brute]\n"

@@ -11,7 +11,6 @@
 #include <distarray/core/layout_text.hpp>
 #include <distarray/core/proc_grid.hpp>
 #include <distarray/core/row_major.hpp>
-#include <distarray/core/scalapack_layout.hpp>
 #include <distarray/core/storage_order.hpp>
 #include <distarray/core/tensor_basis.hpp>
 #include <distarray/core/types.hpp>

@@ -29,20 +29,20 @@ class AutomaticExchange final : public Exchange {
 
   /// While measuring, an execution completes inside start (its time is
   /// the engine's alone, not the caller's work between start and wait).
-  void start(const void* in, void* out, PlanReport& report) override {
+  void start(const Blocks& blocks, PlanReport& report) override {
     completed_in_start_ = state_ == State::measuring;
-    if (!completed_in_start_) return trial_[chosen_]->start(in, out, report);
+    if (!completed_in_start_) return trial_[chosen_]->start(blocks, report);
     const double started = MPI_Wtime();
     Exchange& trial = *trial_[trials_ % 2];
-    trial.start(in, out, report);
-    trial.wait(out, report);
+    trial.start(blocks, report);
+    trial.wait(blocks, report);
     measured(MPI_Wtime() - started);
   }
-  bool test(void* out, PlanReport& report) override {
-    return completed_in_start_ || trial_[chosen_]->test(out, report);
+  bool test(const Blocks& blocks, PlanReport& report) override {
+    return completed_in_start_ || trial_[chosen_]->test(blocks, report);
   }
-  void wait(void* out, PlanReport& report) override {
-    if (!completed_in_start_) trial_[chosen_]->wait(out, report);
+  void wait(const Blocks& blocks, PlanReport& report) override {
+    if (!completed_in_start_) trial_[chosen_]->wait(blocks, report);
   }
 
   std::string name() const override {

@@ -16,9 +16,12 @@ namespace {
 class EncodedExchange final : public Exchange {
  public:
   /// Collective: every rank learns which ranks send to it.
-  EncodedExchange(const StepShape& shape, ExchangeBuffers& buffers, std::vector<std::vector<index_t>> headers,
-                  Decoder decode)
-      : shape_(shape), buffers_(buffers), headers_(std::move(headers)), decode_(std::move(decode)) {
+  EncodedExchange(const StepShape& shape, ExchangeBuffers& buffers, EncodedMessages messages)
+      : shape_(shape),
+        buffers_(buffers),
+        decoded_(buffers.decoded()),
+        headers_(std::move(messages.headers)),
+        decode_(std::move(messages.decode)) {
     int size = 1;
     DISTARRAY_MPI_CHECK(MPI_Comm_size(shape_.comm, &size));
     std::vector<int> sends_to(std::size_t(size), 0), sends_here(std::size_t(size), 0);
@@ -30,9 +33,9 @@ class EncodedExchange final : public Exchange {
       if (sends_here[std::size_t(r)]) sources_.push_back(r);
   }
 
-  void start(const void* in, void* out, PlanReport& report) override {
+  void start(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
-    buffers_.pack(in);
+    buffers_.pack(blocks.in[0]);
     t = add_seconds(report.pack_seconds, t);
     sends_.clear();
     received_ = 0;
@@ -48,19 +51,19 @@ class EncodedExchange final : public Exchange {
     t = add_seconds(report.exchange_seconds, t);
     for (std::size_t i = 0; i < shape_.send.size(); ++i)
       if (shape_.send[i].rank == shape_.rank)
-        if (buffers_.decode(shape_.rank, headers_[i], decode_) > 0)
-          buffers_.unpack_decoded(shape_.rank, out, shape_.send[i].offset);
+        if (decoded_.decode(shape_.rank, headers_[i], decode_) > 0)
+          decoded_.unpack_decoded(shape_.rank, blocks.out[0], shape_.send[i].offset);
     add_seconds(report.unpack_seconds, t);
   }
 
-  bool test(void* out, PlanReport& report) override {
+  bool test(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
     for (std::size_t i = 0; i < sources_.size(); ++i) {
       if (arrived_[i]) continue;
       int found = 0;
       MPI_Status status;
       DISTARRAY_MPI_CHECK(MPI_Iprobe(sources_[i], shape_.header_tag, shape_.comm, &found, &status));
-      if (found) t = receive(i, status, out, report, t);
+      if (found) t = receive(i, status, blocks.out[0], report, t);
     }
     int sent = 0;
     if (received_ == sources_.size())
@@ -69,13 +72,13 @@ class EncodedExchange final : public Exchange {
     return sent != 0;
   }
 
-  void wait(void* out, PlanReport& report) override {
+  void wait(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
     for (std::size_t i = 0; i < sources_.size(); ++i) {
       if (arrived_[i]) continue;
       MPI_Status status;
       DISTARRAY_MPI_CHECK(MPI_Probe(sources_[i], shape_.header_tag, shape_.comm, &status));
-      t = receive(i, status, out, report, t);
+      t = receive(i, status, blocks.out[0], report, t);
     }
     DISTARRAY_MPI_CHECK(MPI_Waitall(int(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE));
     add_seconds(report.exchange_seconds, t);
@@ -95,8 +98,8 @@ class EncodedExchange final : public Exchange {
     DISTARRAY_MPI_CHECK(MPI_Recv(header_.data(), words, MPI_INT64_T, source, shape_.header_tag, shape_.comm,
                                  MPI_STATUS_IGNORE));
     // The payload's size is the decoded table's: known from the header alone.
-    const index_t elements = buffers_.decode(source, header_, decode_);
-    char* payload = buffers_.scratch_bytes(elements);
+    const index_t elements = decoded_.decode(source, header_, decode_);
+    char* payload = decoded_.scratch_bytes(elements);
     for (const Chunk& c :
          split_message(std::size_t(elements) * shape_.element_bytes, shape_.max_message_bytes))
       DISTARRAY_MPI_CHECK(MPI_Recv(payload + c.offset, c.bytes, MPI_BYTE, source, shape_.payload_tag,
@@ -104,12 +107,13 @@ class EncodedExchange final : public Exchange {
     arrived_[i] = 1;
     ++received_;
     t = add_seconds(report.exchange_seconds, t);
-    buffers_.unpack_decoded(source, out, -1);
+    decoded_.unpack_decoded(source, out, -1);
     return add_seconds(report.unpack_seconds, t);
   }
 
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
+  DecodeBuffers& decoded_;
   std::vector<std::vector<index_t>> headers_;  // per send message: the receiver's unpacking runs
   Decoder decode_;
   // The ranks that send to this one, and whose header has arrived in this
@@ -126,8 +130,8 @@ class EncodedExchange final : public Exchange {
 }  // namespace
 
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
-                                                std::vector<std::vector<index_t>> headers, Decoder decode) {
-  return std::make_unique<EncodedExchange>(shape, buffers, std::move(headers), std::move(decode));
+                                                EncodedMessages messages) {
+  return std::make_unique<EncodedExchange>(shape, buffers, std::move(messages));
 }
 
 }  // namespace distarray::detail

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,19 +34,28 @@ struct StepShape {
   std::vector<CopyTable::Message> send, recv;
 };
 
+/// The local blocks of one execution: in[j] moves into out[j], one of each
+/// except for the batched exchange.
+struct Blocks {
+  std::span<const void* const> in;
+  std::span<void* const> out;
+};
+
 /// One execution is start(), then test() until it returns true or wait()
-/// (never both after completion).  Times spent inside them go to the report.
+/// (never both after completion), all with the same blocks.  Times spent
+/// inside them go to the report.
 class Exchange {
  public:
   virtual ~Exchange() = default;
-  /// Packs `in` and starts moving the messages (typed sides go straight from
-  /// `in` and into `out`); returns without waiting for other ranks.
-  virtual void start(const void* in, void* out, PlanReport& report) = 0;
+  /// Packs the sources and starts moving the messages (typed sides go
+  /// straight from the sources and into the destinations); returns without
+  /// waiting for other ranks.
+  virtual void start(const Blocks& blocks, PlanReport& report) = 0;
   /// Progresses without blocking, unpacking what has arrived; true once
-  /// every message is in `out`.
-  virtual bool test(void* out, PlanReport& report) = 0;
-  /// Completes the exchange: every message is in `out`.
-  virtual void wait(void* out, PlanReport& report) = 0;
+  /// every message is in its destination.
+  virtual bool test(const Blocks& blocks, PlanReport& report) = 0;
+  /// Completes the exchange: every message is in its destination.
+  virtual void wait(const Blocks& blocks, PlanReport& report) = 0;
   /// The engine as options, reports and the command line name it.
   virtual std::string name() const = 0;
   /// False while the automatic engine is still measuring.
@@ -60,16 +70,14 @@ std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, Exchang
                                                  std::shared_ptr<PeerExchange> peers,
                                                  std::optional<MessageTypes> send_types,
                                                  std::optional<MessageTypes> recv_types);
-/// k arrays at once, whatever the step's engine: `in` and `out` of start,
-/// test and wait are arrays of k local blocks (const void* const*, void*
-/// const*); one message per peer holds the k pieces one after another.
-std::unique_ptr<Exchange> make_batched_exchange(ExchangeBuffers& buffers, std::shared_ptr<PeerExchange> peers,
-                                                int k);
+/// k arrays at once, whatever the step's engine: one message per peer
+/// holds the k pieces one after another.
+std::unique_ptr<Exchange> make_batched_exchange(BatchBuffers& buffers, std::shared_ptr<PeerExchange> peers);
 /// Non-blocking sends and receives in chunks; each message unpacked as it arrives.
 std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers);
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
-                                                std::vector<std::vector<index_t>> headers, Decoder decode);
+                                                EncodedMessages messages);
 /// Measures `packed` against `typed` on the first executions, keeps the
 /// faster and tells `decided` which (alltoallv or datatype).
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
@@ -77,6 +85,8 @@ std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, Exchan
                                                   std::unique_ptr<Exchange> typed, bool send_typed,
                                                   bool recv_typed,
                                                   std::function<void(ExchangeEngine)> decided);
+
+// Helpers the engines share (helpers.cpp).
 
 /// Adds seconds since `start` to `total`; returns now.
 double add_seconds(double& total, double start);

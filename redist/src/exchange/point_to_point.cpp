@@ -5,23 +5,8 @@
 #include "exchange.hpp"
 
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/message_chunks.hpp>
 
 namespace distarray::detail {
-
-void post_message(const StepShape& shape, bool send, char* buffer, const CopyTable::Message& m, int tag,
-                  std::vector<MPI_Request>& requests) {
-  char* base = buffer + std::size_t(m.offset) * shape.element_bytes;
-  for (const Chunk& c : split_message(std::size_t(m.count) * shape.element_bytes, shape.max_message_bytes)) {
-    requests.emplace_back();
-    if (send)
-      DISTARRAY_MPI_CHECK(
-          MPI_Isend(base + c.offset, c.bytes, MPI_BYTE, m.rank, tag, shape.comm, &requests.back()));
-    else
-      DISTARRAY_MPI_CHECK(
-          MPI_Irecv(base + c.offset, c.bytes, MPI_BYTE, m.rank, tag, shape.comm, &requests.back()));
-  }
-}
 
 namespace {
 
@@ -29,7 +14,7 @@ class PointToPointExchange final : public Exchange {
  public:
   PointToPointExchange(const StepShape& shape, ExchangeBuffers& buffers) : shape_(shape), buffers_(buffers) {}
 
-  void start(const void* in, void* out, PlanReport& report) override {
+  void start(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
     requests_.clear();  // the vectors keep their capacity: no allocation after the first execution
     owner_.clear();
@@ -44,7 +29,7 @@ class PointToPointExchange final : public Exchange {
     receives_ = requests_.size();
     completed_ = 0;
     indices_.resize(receives_);
-    buffers_.pack(in, false);
+    buffers_.pack_unstaged(blocks.in[0]);
     t = add_seconds(report.pack_seconds, t);
     // Staged buffers go out message by message: each one's copy to the host
     // runs while the one before is on its way (the step moves the copies'
@@ -56,16 +41,17 @@ class PointToPointExchange final : public Exchange {
       post_message(shape_, true, buffers_.send_bytes(), shape_.send[i], shape_.payload_tag, requests_);
       t = add_seconds(report.exchange_seconds, t);
     }
-    buffers_.unpack_self(out);
+    buffers_.unpack_self(blocks.out[0]);
     add_seconds(report.unpack_seconds, t);
   }
 
-  bool test(void* out, PlanReport& report) override {
+  bool test(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
     for (int count = 1; completed_ < receives_ && count > 0;) {
       DISTARRAY_MPI_CHECK(
           MPI_Testsome(int(receives_), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE));
-      for (int k = 0; k < count; ++k) t = complete(std::size_t(indices_[std::size_t(k)]), out, report, t);
+      for (int k = 0; k < count; ++k)
+        t = complete(std::size_t(indices_[std::size_t(k)]), blocks.out[0], report, t);
     }
     int sent = 0;
     if (completed_ == receives_)
@@ -75,12 +61,12 @@ class PointToPointExchange final : public Exchange {
     return sent != 0;
   }
 
-  void wait(void* out, PlanReport& report) override {
+  void wait(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
     while (completed_ < receives_) {
       int index = MPI_UNDEFINED;
       DISTARRAY_MPI_CHECK(MPI_Waitany(int(receives_), requests_.data(), &index, MPI_STATUS_IGNORE));
-      t = complete(std::size_t(index), out, report, t);
+      t = complete(std::size_t(index), blocks.out[0], report, t);
     }
     DISTARRAY_MPI_CHECK(
         MPI_Waitall(int(requests_.size() - receives_), requests_.data() + receives_, MPI_STATUSES_IGNORE));

@@ -14,10 +14,10 @@ namespace {
 
 std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv,
                                         const ExchangeChoice& choice, ExchangeBuffers& buffers,
-                                        Encoding encoding, EngineMemo memo) {
+                                        EncodedMessages encoded, EngineMemo memo) {
   switch (choice.engine) {
     case ExchangeEngine::encoded:
-      return make_encoded_exchange(shape, buffers, std::move(encoding.headers), std::move(encoding.decode));
+      return make_encoded_exchange(shape, buffers, std::move(encoded));
     case ExchangeEngine::p2p:
       return make_point_to_point_exchange(shape, buffers);
     case ExchangeEngine::alltoallv:
@@ -47,59 +47,62 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
 
 Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
            const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
-           Encoding encoding, EngineMemo memo)
+           EncodedMessages encoded, EngineMemo memo)
     : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
                                                    options.max_message_bytes, send.messages, recv.messages})),
       buffers_(std::move(buffers)) {
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &shape_->rank));
-  exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoding), std::move(memo));
+  exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoded), std::move(memo));
 }
 
 Step::~Step() = default;
 
 void Step::execute(const void* in, void* out, PlanReport& report) {
-  start(&in, &out, 1, report);
+  start({&in, 1}, {&out, 1}, report);
   wait(report);
 }
 
-void Step::start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec) {
-  buffers_->pack_launches = buffers_->unpack_launches = 0;
-  buffers_->staging_out_seconds = buffers_->staging_in_seconds = 0;
+void Step::start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
+                 const void* exec) {
+  buffers_->counters = {};
   buffers_->use_instance(exec);
-  if (k > 1 && k != batched_k_)
+  const std::size_t k = in.size();
+  if (k > 1 && int(k) != batched_k_)
     throw Error("Step::start: a batch of " + std::to_string(k) + " is not prepared");
   active_ = k == 1 ? exchange_.get() : batched_.get();
-  out_ = k == 1 ? out[0] : const_cast<void**>(out);
-  active_->start(k == 1 ? in[0] : static_cast<const void*>(in), out_, report);
+  in_ = in;
+  out_ = out;
+  active_->start({in_, out_}, report);
 }
 
 bool Step::test(PlanReport& report) {
-  if (!active_->test(out_, report)) return false;
+  if (!active_->test({in_, out_}, report)) return false;
   add_counters(report);
   return true;
 }
 
 void Step::wait(PlanReport& report) {
-  active_->wait(out_, report);
+  active_->wait({in_, out_}, report);
   add_counters(report);
 }
 
 void Step::prepare_batch(int k) {
   if (k == batched_k_) return;  // every rank saw the same batches: no collective needed
-  agreed(shape_->comm, [&] { buffers_->prepare_batch(k); });
+  BatchBuffers& batch = *agreed(shape_->comm, [&]() -> BatchBuffers* { return &buffers_->batch(k); });
   if (!peers_)
     peers_ = std::make_shared<PeerExchange>(shape_->comm, shape_->send, shape_->recv, shape_->element_bytes);
-  batched_ = make_batched_exchange(*buffers_, peers_, k);
+  batched_ = make_batched_exchange(batch, peers_);
   batched_k_ = k;
 }
 
 void Step::add_counters(PlanReport& report) const {
-  report.pack_launches += buffers_->pack_launches;
-  report.unpack_launches += buffers_->unpack_launches;
+  const ExchangeCounters& c = buffers_->counters;
+  report.pack_launches += c.pack_launches;
+  report.unpack_launches += c.unpack_launches;
   // The engines time staging inside packing and unpacking: moved to a stage of its own.
-  report.staging_seconds += buffers_->staging_out_seconds + buffers_->staging_in_seconds;
-  report.pack_seconds -= buffers_->staging_out_seconds;
-  report.unpack_seconds -= buffers_->staging_in_seconds;
+  report.staging_seconds += c.staging_out_seconds + c.staging_in_seconds;
+  report.pack_seconds -= c.staging_out_seconds;
+  report.unpack_seconds -= c.staging_in_seconds;
 }
 
 void Step::set_element_op(const void* scaled_copy) { buffers_->set_element_op(scaled_copy); }

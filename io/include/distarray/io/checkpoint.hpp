@@ -96,7 +96,7 @@ void save(const std::string& path, const std::string& name, const DistArray<T, D
 /// What a checkpoint holds under `name`.
 struct DatasetInfo {
   std::vector<index_t> shape;
-  std::string element_type;   ///< f32 f64 c64 i32 i64
+  std::string element_type;   ///< f32 f64 c128 i32 i64
   std::string saved_layout;   ///< empty for datasets not written by distarray
   std::string storage_order;  ///< "row-major" or "column-major"; empty when not recorded
   std::string compression;    ///< e.g. "shuffle+deflate(4), chunks 512x4096"; empty when none

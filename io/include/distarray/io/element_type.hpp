@@ -4,28 +4,42 @@
 
 #include <complex>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace distarray {
 
 /// The checkpoint format version this library writes; it reads every
 /// version up to this one (2: the checksum covers element type and shape;
-/// 3: a checksum a restore computes in about half the time).
-inline constexpr std::uint64_t checkpoint_format_version = 3;
+/// 3: a checksum a restore computes in about half the time; 4: complex
+/// double elements are named c128, as numpy's complex128, where earlier
+/// formats said c64, which numpy reads as two floats).
+inline constexpr std::uint64_t checkpoint_format_version = 4;
 
-/// "f32", "f64", "c64", "i32" or "i64".
+/// "f32", "f64", "c128" (complex<double>), "i32" or "i64".
 template <class T>
 constexpr const char* element_type_name() {
   if constexpr (std::is_same_v<T, float>) return "f32";
   if constexpr (std::is_same_v<T, double>) return "f64";
-  if constexpr (std::is_same_v<T, std::complex<double>>) return "c64";
+  if constexpr (std::is_same_v<T, std::complex<double>>) return "c128";
   if constexpr (std::is_same_v<T, std::int32_t>) return "i32";
   if constexpr (std::is_same_v<T, std::int64_t>) return "i64";
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
                     std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::int32_t> ||
                     std::is_same_v<T, std::int64_t>,
-                "checkpoints hold f32, f64, c64, i32 or i64 elements");
+                "checkpoints hold f32, f64, c128, i32 or i64 elements");
   return "";
+}
+
+/// An element type name as files of format `version` spell it (and hash it
+/// into their checksum): c128 was c64 before format 4.
+inline std::string element_type_name_in_format(const std::string& type, std::uint64_t version) {
+  return type == "c128" && version < 4 ? "c64" : type;
+}
+
+/// The name this library uses for a name any format spells (c64: c128).
+inline std::string current_element_type_name(const std::string& name) {
+  return name == "c64" ? "c128" : name;
 }
 
 }  // namespace distarray

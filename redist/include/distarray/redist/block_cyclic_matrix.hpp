@@ -8,6 +8,7 @@
 // of source 0 and a row-major rank grid (matrix_of).  MatrixTransform
 // (matrix_transform.hpp) moves and combines submatrices of two of them.
 
+#include <distarray/core/dist1d.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/storage_order.hpp>
 
@@ -18,24 +19,37 @@
 namespace distarray {
 
 /// One axis: `extent` elements in blocks of `block`, dealt round-robin over
-/// `procs` processes starting at process `source`.
-struct CyclicAxis {
-  index_t extent = 0;
-  index_t block = 1;
-  int procs = 1;
-  int source = 0;
+/// `procs` processes starting at process `source`.  That is Dist1D's
+/// cyclic(block) with the processes counted from the source, so the index
+/// math is Dist1D's: process p here is process (p - source) mod procs there.
+class CyclicAxis {
+ public:
+  CyclicAxis() = default;
+  /// LayoutError for a negative extent, a block or process count below 1,
+  /// or a source outside 0 .. procs - 1.
+  CyclicAxis(index_t extent, index_t block, int procs, int source = 0);
+
+  index_t extent() const { return dist_.extent(); }
+  /// The block size (at most the extent: a larger block maps the same).
+  index_t block() const { return dist_.block_size(); }
+  int procs() const { return dist_.procs(); }
+  int source() const { return source_; }
 
   /// The process holding global index g.
-  int owner(index_t g) const { return int((g / block + source) % procs); }
+  int owner(index_t g) const { return (dist_.owner(g) + source_) % procs(); }
   /// g's index in its owner's local array.
-  index_t local_index(index_t g) const { return g / (block * procs) * block + g % block; }
+  index_t local_index(index_t g) const { return dist_.local_index(g); }
   /// The global index of local index l of process p (ScaLAPACK's INDXL2G).
-  index_t global_index(int p, index_t l) const {
-    return (l / block * procs + (index_t(p) - source + procs) % procs) * block + l % block;
-  }
+  index_t global_index(int p, index_t l) const { return dist_.global_index(from_source(p), l); }
   /// The elements process p holds (ScaLAPACK's NUMROC).
-  index_t local_extent(int p) const;
+  index_t local_extent(int p) const { return dist_.local_extent(from_source(p)); }
   friend bool operator==(const CyclicAxis&, const CyclicAxis&) = default;
+
+ private:
+  int from_source(int p) const { return (p - source_ + procs()) % procs(); }
+
+  Dist1D dist_ = Dist1D::cyclic(0, 1);
+  int source_ = 0;
 };
 
 /// op(A) of a transform B = alpha*op(A) + beta*B.
@@ -54,9 +68,9 @@ struct BlockCyclicMatrix {
   std::optional<std::array<int, 2>> coord_of(int rank) const;
   /// This rank's local extents (rows, columns); {0, 0} outside the grid.
   Index<2> local_extents(int rank) const;
-  /// Throws LayoutError naming the problem: a block below 1, a negative
-  /// extent, a source outside the grid, a rank map of the wrong size or with
-  /// repeated ranks, or a leading dimension below this rank's local extent.
+  /// Throws LayoutError naming the problem: a rank map of the wrong size or
+  /// with repeated ranks, or a leading dimension below this rank's local
+  /// extent (the axes checked themselves when they were made).
   void validate(int rank, int comm_size) const;
 };
 

@@ -8,7 +8,7 @@
 //               k), gcd / lcm routes for general s->t
 // A candidate's modelled cost is the sum over its phases of the slowest
 // rank's max_messages*ts + max_bytes*te, from the exact per-peer counts.
-// Compiled in redist/src/candidates.cpp and candidate_costs.cpp for D = 1..4.
+// Compiled in redist/src/plan/candidates.cpp and candidate_costs.cpp for D = 1..4.
 
 #include <distarray/core/layout.hpp>
 #include <distarray/redist/cost_model.hpp>

@@ -44,7 +44,7 @@ enum class MatrixExecutions {
 namespace detail {
 
 /// The untyped half of a MatrixTransform: the checked inputs, the plan's
-/// communicator and this rank's copy tables (redist/src/matrix_transform.cpp).
+/// communicator and this rank's copy tables (redist/src/matrix/matrix_transform.cpp).
 class MatrixTransformLogic {
  public:
   /// Collective over `comm`: LayoutError or ShapeMismatch on every rank for
@@ -84,8 +84,14 @@ class MatrixTransform {
       throw UsageError(
           "MatrixTransform: the encoded engine places what it receives by message headers, which only a Plan "
           "builds; choose another exchange engine");
-    if (executions == MatrixExecutions::any && options.exchange != ExchangeEngine::p2p)
-      options.exchange = ExchangeEngine::alltoallv;  // the others move sides in place, unscaled
+    // Datatypes move sides in place and cannot scale: a transform for any
+    // alpha and beta packs.  Asked for by name, that is an error, not a silent swap.
+    if (executions == MatrixExecutions::any && options.exchange == ExchangeEngine::datatype)
+      throw UsageError(
+          "MatrixTransform: the datatype engine moves sides in place and cannot scale; build the transform "
+          "with MatrixExecutions::copies_only, or choose alltoallv or p2p");
+    if (executions == MatrixExecutions::any && options.exchange == ExchangeEngine::automatic)
+      options.exchange = ExchangeEngine::alltoallv;
     step_ = detail::make_step<T, MemorySpace>(logic_->comm(), 0, logic_->tables().send, logic_->tables().recv,
                                               options);
     report_.exchange = step_->engine();

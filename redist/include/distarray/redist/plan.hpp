@@ -53,30 +53,42 @@ class Plan {
 
   /// Collective over `comm`.  Throws on every rank what choose_strategy
   /// (strategy.hpp) throws, or AllocationError for buffers too large.
-  Plan(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options = {})
-      : report_{started()}, logic_(from, to, comm, options, sizeof(T), {source_order, destination_order}) {
-    const auto& steps = logic_.steps();
+  Plan(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options = {}) {
+    const double begun = MPI_Wtime();
+    logic_ = std::make_unique<PlanLogic<D>>(from, to, comm, options, sizeof(T),
+                                            std::pair(source_order, destination_order));
+    const auto& steps = logic_->steps();
+    std::vector<std::unique_ptr<detail::Step>> built;
     for (std::size_t s = 0; s < steps.size(); ++s) {
-      steps_.push_back(detail::make_step<T, MemorySpace>(steps[s].comm, steps[s].tag, steps[s].send,
-                                                         steps[s].recv, options, steps[s].encoding,
-                                                         {logic_.wisdom(), steps[s].engine_key}));
+      built.push_back(detail::make_step<T, MemorySpace>(steps[s].comm, steps[s].tag, steps[s].send,
+                                                        steps[s].recv, options, steps[s].encoded,
+                                                        {logic_->wisdom(), steps[s].engine_key}));
       if (s + 1 < steps.size())
         stages_.push_back(stage(steps[s], 1));  // the last step writes the destination
     }
-    logic_.release_tables();  // the steps' packers hold them now
-    describe();
-    std::vector<detail::Step*> step_pointers;
-    for (const auto& step : steps_) step_pointers.push_back(step.get());
-    flight_ = std::make_shared<detail::Flight>(std::move(step_pointers), report_, [this] {
-      ++report_.executions;
-      if (naming_engines_)
-        report_.exchange = engine_names();  // the automatic engine settles after a few executions
-    });
+    logic_->release_tables();  // the steps' packers hold them now
+    PlanReport report = describe(built);
+    report.plan_seconds = MPI_Wtime() - begun;
+    flight_ = std::make_shared<detail::Flight>(std::move(built), std::move(report),
+                                               std::string(to_string(options.exchange)));
   }
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
+  /// A moved-from plan may only be destroyed or assigned to.
+  Plan(Plan&&) noexcept = default;
+  Plan& operator=(Plan&& other) noexcept {
+    if (this != &other) {
+      abandon();  // before the logic frees the communicators its steps use
+      logic_ = std::move(other.logic_);
+      flight_ = std::move(other.flight_);
+      stages_ = std::move(other.stages_);
+      instance_ = std::move(other.instance_);
+      stage_arrays_ = other.stage_arrays_;
+    }
+    return *this;
+  }
   /// An execution in flight is completed first.
-  ~Plan() { flight_->abandon(); }
+  ~Plan() { abandon(); }
 
   /// Moves `in` (layout from()) into `out` (layout to()).  Collective:
   /// start(in, out).wait().
@@ -104,7 +116,7 @@ class Plan {
     // Every refusal is agreed before anything starts: a rank outside the
     // grids has no steps (its execution completes inside start) and must
     // refuse exactly when the others do.
-    logic_.agree_to_start(in.size(), [&] {
+    logic_->agree_to_start(in.size(), [&] {
       if (flight_->in_flight())
         throw UsageError(
             "Plan::start: this plan's previous execution is in flight; wait() for its request first");
@@ -116,30 +128,26 @@ class Plan {
             "Plan::start: the encoded engine cannot move several arrays at once (its receivers have no "
             "receive table to place k pieces by); build the plan with another exchange engine");
       for (std::size_t j = 0; j < in.size(); ++j)
-        logic_.check_arrays(in[j].layout(), in[j].comm(), out[j].layout(), out[j].comm());
+        logic_->check_arrays(in[j].layout(), in[j].comm(), out[j].layout(), out[j].comm());
     });
     if (in.empty()) return Request();
     std::vector<const void*> sources;
-    std::vector<std::vector<void*>> targets(std::max<std::size_t>(steps_.size(), 1));
+    std::vector<std::vector<void*>> targets(std::max<std::size_t>(flight_->step_count(), 1));
     for (std::size_t j = 0; j < in.size(); ++j) {
       sources.push_back(in[j].local().data());
       targets.back().push_back(out[j].local().data());
     }
     const bool grow = in.size() > stage_arrays_;  // the same on every rank: stage() is collective
     for (std::size_t s = 0; s < stages_.size(); ++s) {
-      const index_t elements = logic_.steps()[s].output_elements;
-      if (grow) stages_[s] = stage(logic_.steps()[s], in.size());
+      const index_t elements = logic_->steps()[s].output_elements;
+      if (grow) stages_[s] = stage(logic_->steps()[s], in.size());
       for (std::size_t j = 0; j < in.size(); ++j)
         targets[s].push_back(stages_[s].data() + elements * index_t(j));
     }
     stage_arrays_ = std::max(stage_arrays_, in.size());
-    if (in.size() > 1)
-      for (const auto& step : steps_) step->prepare_batch(int(in.size()));  // collective: here, not in test()
-    report_.pack_launches = report_.unpack_launches = 0;
-    naming_engines_ = false;
-    for (const auto& step : steps_) naming_engines_ = naming_engines_ || !step->settled();
-    instance_ = exec;
-    flight_->start(std::move(sources), std::move(targets), &instance_, [&] {
+    if (in.size() > 1) flight_->prepare_batch(int(in.size()));  // collective: here, not in test()
+    *instance_ = exec;
+    flight_->start(std::move(sources), std::move(targets), instance_.get(), [&] {
       for (std::size_t j = 0; j < in.size(); ++j) Kokkos::deep_copy(exec, out[j].local(), in[j].local());
       exec.fence();
     });
@@ -147,29 +155,22 @@ class Plan {
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
-  std::string explain() const { return logic_.strategy().explain(); }
-  const std::vector<Candidate<D>>& candidates() const { return logic_.strategy().candidates; }
-  const Candidate<D>& chosen() const { return logic_.strategy().candidate(); }
+  std::string explain() const { return logic_->strategy().explain(); }
+  const std::vector<Candidate<D>>& candidates() const { return logic_->strategy().candidates; }
+  const Candidate<D>& chosen() const { return logic_->strategy().candidate(); }
 
-  const Layout<D>& from() const { return logic_.from(); }
-  const Layout<D>& to() const { return logic_.to(); }
-  const PlanOptions& options() const { return logic_.options(); }
+  const Layout<D>& from() const { return logic_->from(); }
+  const Layout<D>& to() const { return logic_->to(); }
+  const PlanOptions& options() const { return logic_->options(); }
   /// The communicator to create destination arrays on: the caller's ranks,
   /// renumbered when the plan chose a Kalns-Ni processor mapping.
-  MPI_Comm destination_comm() const { return logic_.destination_comm(); }
+  MPI_Comm destination_comm() const { return logic_->destination_comm(); }
   /// Plan shape and accumulated per-stage times of this rank.
-  const PlanReport& report() const { return report_; }
+  const PlanReport& report() const { return flight_->report(); }
 
  private:
   static constexpr StorageOrder source_order = storage_order_of<SourceOrder>();
   static constexpr StorageOrder destination_order = storage_order_of<DestOrder>();
-
-  /// A report whose plan_seconds holds the start time until describe().
-  static PlanReport started() {
-    PlanReport r;
-    r.plan_seconds = MPI_Wtime();
-    return r;
-  }
 
   /// The intermediate blocks of k arrays a step writes (agreed: no rank
   /// alone fails to allocate).
@@ -181,41 +182,33 @@ class Plan {
     });
   }
 
-  void describe() {
-    report_.destination_ranks = chosen().destination_ranks;
-    report_.method = chosen().name;
-    report_.exchange = engine_names();
-    report_.schedule = logic_.schedule_names();
-    report_.cost_model = logic_.strategy().model.source;
+  void abandon() noexcept {
+    if (flight_) flight_->abandon();
+  }
+
+  /// The report of a plan of `steps`, before any execution.
+  PlanReport describe(const std::vector<std::unique_ptr<detail::Step>>& steps) const {
+    PlanReport r;
+    r.destination_ranks = chosen().destination_ranks;
+    r.method = chosen().name;
+    r.schedule = logic_->schedule_names();
+    r.cost_model = logic_->strategy().model.source;
     std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
-    for (std::size_t s = 0; s < steps_.size(); ++s) {
-      steps_[s]->describe(report_);
-      for (int p : steps_[s]->peers()) peers.insert({s, p});
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      steps[s]->describe(r);
+      for (int p : steps[s]->peers()) peers.insert({s, p});
     }
-    report_.peers = int(peers.size());
-    report_.steps = int(steps_.size());
-    report_.plan_seconds = MPI_Wtime() - report_.plan_seconds;
+    r.peers = int(peers.size());
+    r.steps = int(steps.size());
+    return r;
   }
 
-  /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
-  std::string engine_names() const {
-    std::vector<std::string> names;  // each once, compared whole ("alltoallv" is not "alltoallv(neighbors)")
-    for (const auto& step : steps_)
-      if (std::find(names.begin(), names.end(), step->engine()) == names.end())
-        names.push_back(step->engine());
-    std::string s;
-    for (const std::string& name : names) s += (s.empty() ? "" : ",") + name;
-    return s.empty() ? std::string(to_string(options().exchange)) : s;
-  }
-
-  PlanReport report_;  // first: it holds the start time while the logic is built
-  PlanLogic<D> logic_;
-  std::vector<std::unique_ptr<detail::Step>> steps_;
+  std::unique_ptr<PlanLogic<D>> logic_;
+  std::shared_ptr<detail::Flight> flight_;             // steps, report, the execution in progress
   std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
-  std::shared_ptr<detail::Flight> flight_;             // the execution in progress (shared with its request)
-  bool naming_engines_ = false;                        // an automatic engine was still measuring at start
-  execution_space instance_;                           // the execution in flight packs and unpacks on it
-  std::size_t stage_arrays_ = 1;                       // arrays the intermediate blocks hold
+  // The execution in flight packs and unpacks on it (held apart: a moved plan's flight still points to it).
+  std::unique_ptr<execution_space> instance_ = std::make_unique<execution_space>();
+  std::size_t stage_arrays_ = 1;  // arrays the intermediate blocks hold
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).

@@ -2,9 +2,9 @@
 // PlanLogic: everything a plan decides, with no element type or memory space
 // (as heFFTe's logic_plan3d): the strategy (strategy.hpp) and, per exchange
 // step of the chosen chain, the communicator, the tag, this rank's send and
-// receive copy tables and, for the encoded engine, the message headers.
+// receive copy tables and, where messages are encoded, their headers.
 // Plan<T, ...> turns the steps into typed buffers and engines.  Compiled in
-// redist/src/plan_logic.cpp for D = 1..4.
+// redist/src/plan/plan_logic.cpp for D = 1..4.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -14,7 +14,7 @@
 #include <distarray/core/proc_grid.hpp>
 #include <distarray/core/storage_order.hpp>
 #include <distarray/redist/detail/copy_table.hpp>
-#include <distarray/redist/detail/exchange_buffers.hpp>
+#include <distarray/redist/detail/encoded_messages.hpp>
 #include <distarray/redist/strategy.hpp>
 #include <distarray/redist/wisdom.hpp>
 
@@ -35,12 +35,12 @@ namespace distarray {
 
 /// One exchange of a plan, seen from this rank.
 struct StepLogic {
-  MPI_Comm comm = MPI_COMM_NULL;  ///< owned by the PlanLogic
-  int tag = 0;                    ///< distinct among the steps sharing `comm`
-  detail::CopyTable send, recv;   ///< recv stays empty for the encoded engine (it decodes headers)
-  detail::Encoding encoding;      ///< encoded engine only: a header per send message, the decoder
-  index_t output_elements = 0;    ///< elements of this rank's block that the step writes
-  std::string engine_key;         ///< its automatic engine's key in the wisdom (empty: not kept)
+  MPI_Comm comm = MPI_COMM_NULL;    ///< owned by the PlanLogic
+  int tag = 0;                      ///< distinct among the steps sharing `comm`
+  detail::CopyTable send, recv;     ///< recv stays empty when messages are encoded (receivers decode headers)
+  detail::EncodedMessages encoded;  ///< Hsu-Chung headers, one per send message, and their decoder (or none)
+  index_t output_elements = 0;      ///< elements of this rank's block that the step writes
+  std::string engine_key;           ///< its automatic engine's key in the wisdom (empty: not kept)
 };
 
 template <int D>

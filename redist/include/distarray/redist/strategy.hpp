@@ -2,7 +2,7 @@
 // The strategy of a redistribution: every candidate (candidates.hpp) costed
 // by the cost model and the one the options ask for.  It is the decision half
 // of a plan's logic (plan_logic.hpp), all that `explain` needs: no copy
-// table is built.  Compiled in redist/src/strategy.cpp for D = 1..4.
+// table is built.  Compiled in redist/src/plan/strategy.cpp for D = 1..4.
 
 #include <distarray/core/layout.hpp>
 #include <distarray/redist/candidates.hpp>

@@ -40,7 +40,7 @@ inline std::uint64_t keyed_checksum(const KeyedSums& mine, const std::string& ty
 template <class T, int D>
 std::uint64_t global_checksum(const Layout<D>& layout, const std::optional<Coord<D>>& c, const T* data,
                               MPI_Comm comm, std::uint64_t version = checkpoint_format_version) {
-  const std::string type = element_type_name<T>();
+  const std::string type = element_type_name_in_format(element_type_name<T>(), version);
   if (version < 3) {
     std::uint64_t sum = c ? element_hash_sum<T, D>(layout, *c, data) : 0;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum, 1, MPI_UINT64_T, MPI_SUM, comm));
@@ -133,6 +133,7 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
                           "the checksum skipped to read it unverified");
   const bool verified = options.verify_checksum && meta.checksum;
   const bool keyed = verified && meta.format_version >= 3;
+  const std::string hashed_type = element_type_name_in_format(meta.element_type, meta.format_version);
   // Compares the checksum of what was read, `found()`, with the saved one.
   const auto check = [&](const auto& found) {
     if (verified && found() != *meta.checksum)
@@ -145,14 +146,14 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
     // Not when verifying a format 1 or 2 checksum: groups hash by format 3's row keys.
     if ((keyed || !verified) && group && !is_file_slab(into, ranks)) {
       const KeyedSums sums = read_by_row_groups(file, ds, name, meta.element_type, into, *group, keyed);
-      check([&] { return keyed_checksum(sums, meta.element_type, meta.shape, into.comm()); });
+      check([&] { return keyed_checksum(sums, hashed_type, meta.shape, into.comm()); });
       return;
     }
   }
   FileSlab<T, D> slab = file_slab_for(into);
   const KeyedSums sums = read_slab(file, ds, name, meta.element_type, slab, keyed);
   check([&] {
-    return keyed ? keyed_checksum(sums, meta.element_type, meta.shape, into.comm())
+    return keyed ? keyed_checksum(sums, hashed_type, meta.shape, into.comm())
                  : global_checksum(slab, into.comm(), meta.format_version);
   });
   from_file_slab(slab, into);

@@ -4,7 +4,7 @@
 #endif
 // The HDF5 side of checkpoints, behind a small non-template interface:
 // files opened with MPI-IO, datasets of a global shape and an element type
-// named "f32" "f64" "c64" "i32" "i64", hyperslab unions, string and integer
+// named "f32" "f64" "c128" "i32" "i64", hyperslab unions, string and integer
 // attributes.  Every function is collective over the file's communicator and
 // throws CheckpointError naming the file (and dataset) on failure — on every
 // rank, where a call can fail on some ranks only.

@@ -2,24 +2,28 @@
 #ifndef DISTARRAY_INCLUDING_DETAIL
 #error "distarray/redist/detail/flight.hpp is internal: include <distarray/redist.hpp>"
 #endif
-// Flight: a plan's execution in progress.  The steps run in order, each
-// started as soon as the one before it has completed: inside test() without
-// blocking, or inside wait().  A plan owns one Flight and starts every
-// execution on it; Requests (request.hpp) name one execution of it.
+// Flight: a plan's steps and report, and its execution in progress.  The
+// steps run in order, each started as soon as the one before it has
+// completed: inside test() without blocking, or inside wait().  A plan
+// holds one Flight and starts every execution on it; Requests (request.hpp)
+// name one execution of it.  Nothing in it points back at the plan, so that
+// plans move.
 
 #include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/plan_report.hpp>
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace distarray::detail {
 
 class Flight {
  public:
-  /// `steps` (owned by the plan) run in turn; `completed` runs once per
-  /// execution, when it completes.
-  Flight(std::vector<Step*> steps, PlanReport& report, std::function<void()> completed);
+  /// `steps` run in turn; `report` describes them, and each execution adds
+  /// its times.  `engine`: the report's engine name where there are no steps.
+  Flight(std::vector<std::unique_ptr<Step>> steps, PlanReport report, std::string engine);
   Flight(const Flight&) = delete;
   Flight& operator=(const Flight&) = delete;
 
@@ -35,7 +39,16 @@ class Flight {
   /// Completes the execution.
   void wait() { advance(true); }
 
+  /// Before a start of k > 1 arrays: Step::prepare_batch for every step
+  /// (collective over each step's communicator).
+  void prepare_batch(int k) {
+    for (const auto& step : steps_) step->prepare_batch(k);
+  }
+  std::size_t step_count() const { return steps_.size(); }
   bool in_flight() const { return in_flight_; }
+  const PlanReport& report() const { return report_; }
+  /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
+  std::string engine_names() const;
   /// Executions started so far.
   long execution() const { return execution_; }
   /// For destructors, which cannot throw: completes what is in flight, an
@@ -52,10 +65,12 @@ class Flight {
   template <class F>
   void grounded_on_error(F&& f);
   void start_step(std::size_t s);
+  void completed();
 
-  std::vector<Step*> steps_;
-  PlanReport& report_;
-  std::function<void()> completed_;
+  std::vector<std::unique_ptr<Step>> steps_;
+  PlanReport report_;
+  std::string engine_;   // the name where there are no steps
+  bool naming_ = false;  // an automatic engine was still measuring at start: name the engines again
   std::vector<const void*> in_, from_;       // the sources; what the current step reads
   std::vector<std::vector<void*>> targets_;  // where step s writes: k stage blocks, then the destinations
   const void* exec_ = nullptr;

@@ -64,6 +64,8 @@ class Packer {
   }
 
   const std::vector<CopyTable::Message>& messages() const { return messages_; }
+  /// Elements of the buffer this side fills or reads (its messages, one after another).
+  index_t total() const { return messages_.empty() ? 0 : messages_.back().offset + messages_.back().count; }
 
   /// This side for array j of a batch of k, in a buffer where each
   /// message holds the k arrays' pieces one after another (message m at

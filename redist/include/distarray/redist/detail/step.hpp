@@ -16,6 +16,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,20 +32,21 @@ class Step {
   /// the step).  Steps sharing a communicator need different `tag`s.
   Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
        const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
-       Encoding encoding, EngineMemo memo = {});
+       EncodedMessages encoded, EngineMemo memo = {});
   Step(const Step&) = delete;
   Step& operator=(const Step&) = delete;
   ~Step();
 
   /// Moves the local block `in` into `out`; adds times and kernel launches to the report.
   void execute(const void* in, void* out, PlanReport& report);
-  /// The same for k blocks at once (in[j] into out[j]; the pointer arrays
-  /// must live until the execution completes), non-blocking: start, then
+  /// The same for k = in.size() blocks at once (in[j] into out[j]; the
+  /// pointer arrays must live until the execution completes), non-blocking: start, then
   /// test() until true or wait().  One exchange: the step's engine for one
   /// block, one message per peer holding all k pieces for more.
   /// `exec`: the execution-space instance to pack and unpack on (a pointer
   /// to the space's execution_space, living until completion), or null.
-  void start(const void* const* in, void* const* out, int k, PlanReport& report, const void* exec = nullptr);
+  void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
+             const void* exec = nullptr);
   /// Before a batched start of k > 1 arrays: builds what it needs (the
   /// buffers, the peer graph).  Collective over the step's communicator;
   /// not for the encoded engine (Plan::start refuses k > 1 there).
@@ -70,15 +72,17 @@ class Step {
   std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)
   std::unique_ptr<Exchange> batched_;    // for batched_k_ arrays
   int batched_k_ = 0;
-  Exchange* active_ = nullptr;  // the exchange of the execution in progress
-  void* out_ = nullptr;         // its destination (an array of k blocks when batched)
+  Exchange* active_ = nullptr;       // the exchange of the execution in progress
+  std::span<const void* const> in_;  // its sources
+  std::span<void* const> out_;       // and destinations
 };
 
 /// A step moving elements of T in `Space`, whose buffers reach MPI as
 /// `options.staging` says; `memo`: where its automatic engine is remembered.
 template <class T, class Space>
 std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
-                                const PlanOptions& options, Encoding encoding = {}, EngineMemo memo = {}) {
+                                const PlanOptions& options, EncodedMessages encoded = {},
+                                EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
   const bool staged = staged_buffers(options.staging, host_space);
   const ExchangeChoice choice =
@@ -89,7 +93,7 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
   std::unique_ptr<ExchangeBuffers> buffers =
       agreed(comm, [&] { return std::make_unique<StepBuffers<T, Space>>(send, recv, rank, choice, staged); });
   return std::make_unique<Step>(comm, tag, send, recv, sizeof(T), options, choice, std::move(buffers),
-                                std::move(encoding), std::move(memo));
+                                std::move(encoded), std::move(memo));
 }
 
 }  // namespace distarray::detail

@@ -34,7 +34,7 @@ void split_axis(const CyclicAxis& b, index_t b_at, const CyclicAxis& a, index_t 
                 int b_proc, int a_proc, AxisRuns& received, AxisRuns& sent) {
   for (index_t i = 0; i < length;) {
     const index_t gb = b_at + i, ga = a_at + i;
-    const index_t piece = std::min({b.block - gb % b.block, a.block - ga % a.block, length - i});
+    const index_t piece = std::min({b.block() - gb % b.block(), a.block() - ga % a.block(), length - i});
     const int pb = b.owner(gb), pa = a.owner(ga);
     if (pb == b_proc) append(received, pa, b.local_index(gb), piece);
     if (pa == a_proc) append(sent, pb, a.local_index(ga), piece);
@@ -78,7 +78,7 @@ MatrixTables matrix_tables(const BlockCyclicMatrix& a, Index<2> a_at, const Bloc
         // runs[d] runs along this side's axis d; the peer's process along its own axis 0 keys runs[0] unless
         // the axes swap.
         const int row = swap_axes ? p1 : p0, col = swap_axes ? p0 : p1;
-        by_rank[peer_matrix.ranks[std::size_t(row * peer_matrix.axes[1].procs + col)]] = {&r0, &r1};
+        by_rank[peer_matrix.ranks[std::size_t(row * peer_matrix.axes[1].procs() + col)]] = {&r0, &r1};
       }
     for (const auto& [peer, per_dim] : by_rank)
       table.add_message<2>(peer, per_dim, extents, own.order, message_order);

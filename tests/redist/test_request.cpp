@@ -1,7 +1,7 @@
 // Non-blocking executions (Plan::start, Request): requests of two plans
 // interleaved on every engine, the rules a user relies on (one execution in
 // flight per plan, destroying a request or plan in flight completes it, a
-// request names one execution) and their errors on every rank.  That every
+// request names one execution, plans move) and their errors on every rank.  That every
 // method and engine completes under test() alone is checked with the
 // oracle in test_plan.cpp.
 
@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace distarray {
 namespace {
@@ -129,6 +130,40 @@ TEST(Request, DestroyingAPlanInFlightCompletesItsExecution) {
     EXPECT_TRUE(outlives.done());
     outlives.wait();  // the plan is gone: nothing to do
     EXPECT_EQ(mismatches(b), 0) << to_string(m);
+  }
+}
+
+// Plans move (no callback or pointer refers back to the plan object): a
+// plan moved into a vector, one moved while its execution is in flight, and
+// one assigned over another (whose steps are completed and freed first) all
+// execute correctly; a request of the moved plan still completes its execution.
+TEST(Request, PlansMove) {
+  DistArray<double, 2> a(rows(), MPI_COMM_WORLD), b(scattered(), MPI_COMM_WORLD);
+  testing::fill_pattern(a);
+  for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect}) {  // one step, two
+    SCOPED_TRACE(to_string(m));
+    PlanOptions o;
+    o.method = m;
+    std::vector<Plan<double, 2>> plans;
+    plans.emplace_back(rows(), scattered(), MPI_COMM_WORLD, o);
+    Kokkos::deep_copy(b.local(), -1.0);
+    Request request = plans[0].start(a, b);
+    Plan<double, 2> moved(std::move(plans[0]));
+    request.wait();
+    EXPECT_EQ(mismatches(b), 0);
+    Kokkos::deep_copy(b.local(), -1.0);
+    moved.execute(a, b);
+    EXPECT_EQ(mismatches(b), 0);
+    EXPECT_EQ(moved.report().executions, 2);
+    Plan<double, 2> other(rows(), columns(), MPI_COMM_WORLD, engine(ExchangeEngine::p2p));
+    DistArray<double, 2> c(columns(), MPI_COMM_WORLD);
+    Request pending = other.start(a, c);
+    other = std::move(moved);  // completes `other`'s execution before freeing it
+    EXPECT_TRUE(pending.done());
+    EXPECT_EQ(mismatches(c), 0);
+    Kokkos::deep_copy(b.local(), -1.0);
+    other.execute(a, b);
+    EXPECT_EQ(mismatches(b), 0);
   }
 }
 

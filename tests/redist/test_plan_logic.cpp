@@ -58,7 +58,7 @@ TEST(PlanLogic, DirectStepTablesCoverEveryElementOnce) {
   EXPECT_EQ(step.output_elements, step.recv.total);
   EXPECT_EQ(sum_over_ranks(step.send.total), 29 * 31);
   EXPECT_EQ(sum_over_ranks(step.recv.total), 29 * 31);
-  EXPECT_TRUE(step.encoding.headers.empty());
+  EXPECT_TRUE(step.encoded.headers.empty());
   logic.release_tables();
   EXPECT_TRUE(logic.steps()[0].send.messages.empty());
   EXPECT_EQ(logic.steps()[0].recv.total, 0);
@@ -92,12 +92,12 @@ TEST(PlanLogic, EncodedStepsCarryAHeaderPerMessage) {
   PlanLogic<1> logic(from, to, MPI_COMM_WORLD, o, sizeof(double), orders);
   ASSERT_EQ(logic.steps().size(), 1u);
   const StepLogic& step = logic.steps()[0];
-  EXPECT_EQ(step.encoding.headers.size(), step.send.messages.size());
+  EXPECT_EQ(step.encoded.headers.size(), step.send.messages.size());
   EXPECT_TRUE(step.recv.messages.empty());  // receivers decode headers
   // The decoder rebuilds, from my own header to myself, the message I keep.
   for (std::size_t i = 0; i < step.send.messages.size(); ++i)
     if (step.send.messages[i].rank == testing::world_rank())
-      EXPECT_EQ(step.encoding.decode(testing::world_rank(), step.encoding.headers[i]).total,
+      EXPECT_EQ(step.encoded.decode(testing::world_rank(), step.encoded.headers[i]).total,
                 step.send.messages[i].count);
 }
 

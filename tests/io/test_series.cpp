@@ -64,7 +64,7 @@ TEST(Series, StepsOfSeveralArraysRestoreAnywhere) {
   ASSERT_EQ(steps[0].arrays.size(), 3u);
   EXPECT_EQ(steps[0].arrays[2].second.storage_order, "column-major");
   EXPECT_NE(steps[0].arrays[2].second.compression.find("shuffle+deflate(4)"), std::string::npos);
-  EXPECT_EQ(steps[0].arrays[1].second.element_type, "c64");
+  EXPECT_EQ(steps[0].arrays[1].second.element_type, "c128");
 
   // The latest step by default, into a block-cyclic grid on fewer ranks than the world.
   const int q = std::max(1, testing::world_size() - 1);

@@ -1,12 +1,30 @@
 #include <distarray/redist/detail/flight.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 
 namespace distarray::detail {
 
-Flight::Flight(std::vector<Step*> steps, PlanReport& report, std::function<void()> completed)
-    : steps_(std::move(steps)), report_(report), completed_(std::move(completed)) {}
+Flight::Flight(std::vector<std::unique_ptr<Step>> steps, PlanReport report, std::string engine)
+    : steps_(std::move(steps)), report_(std::move(report)), engine_(std::move(engine)) {
+  report_.exchange = engine_names();
+}
+
+std::string Flight::engine_names() const {
+  std::vector<std::string> names;  // each once, compared whole ("alltoallv" is not "alltoallv(neighbors)")
+  for (const auto& step : steps_)
+    if (std::find(names.begin(), names.end(), step->engine()) == names.end()) names.push_back(step->engine());
+  std::string s;
+  for (const std::string& name : names) s += (s.empty() ? "" : ",") + name;
+  return s.empty() ? engine_ : s;
+}
+
+void Flight::completed() {
+  in_flight_ = false;
+  ++report_.executions;
+  if (naming_) report_.exchange = engine_names();  // the automatic engine settles after a few executions
+}
 
 void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets, const void* exec,
                    const std::function<void()>& copy) {
@@ -16,10 +34,11 @@ void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> 
   in_ = std::move(in);
   targets_ = std::move(targets);
   in_flight_ = true;
+  report_.pack_launches = report_.unpack_launches = 0;
+  naming_ = std::any_of(steps_.begin(), steps_.end(), [](const auto& step) { return !step->settled(); });
   if (steps_.empty()) {
     copy();
-    in_flight_ = false;
-    completed_();
+    completed();
     return;
   }
   grounded_on_error([&] { start_step(0); });
@@ -30,7 +49,7 @@ void Flight::start_step(std::size_t s) {
     from_ = in_;
   else
     from_.assign(targets_[s - 1].begin(), targets_[s - 1].end());  // what the step before wrote
-  steps_[s]->start(from_.data(), targets_[s].data(), int(in_.size()), report_, exec_);
+  steps_[s]->start(from_, targets_[s], report_, exec_);
 }
 
 bool Flight::advance(bool block) {
@@ -45,8 +64,7 @@ bool Flight::advance(bool block) {
         return;
       }
       if (++current_ == steps_.size()) {
-        in_flight_ = false;
-        completed_();
+        completed();
         return;
       }
       start_step(current_);

@@ -15,10 +15,10 @@ std::string pair_text(const Index<2>& i) {
 /// ShapeMismatch unless the window of `extent` at `at` lies inside `m`.
 void check_window(const char* name, const BlockCyclicMatrix& m, const Index<2>& at, const Index<2>& extent) {
   for (std::size_t d = 0; d < 2; ++d)
-    if (at[d] < 0 || extent[d] < 0 || at[d] + extent[d] > m.axes[d].extent)
+    if (at[d] < 0 || extent[d] < 0 || at[d] + extent[d] > m.axes[d].extent())
       throw ShapeMismatch(std::string("matrix transform: the ") + pair_text(extent) + " window of " + name +
-                          " at " + pair_text(at) + " leaves its " + std::to_string(m.axes[0].extent) + "x" +
-                          std::to_string(m.axes[1].extent) + " matrix");
+                          " at " + pair_text(at) + " leaves its " + std::to_string(m.axes[0].extent()) + "x" +
+                          std::to_string(m.axes[1].extent()) + " matrix");
 }
 
 }  // namespace

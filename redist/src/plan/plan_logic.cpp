@@ -47,11 +47,11 @@ struct Numbering {
 /// Hsu-Chung message encoding: each send message's header holds the
 /// receiver's unpacking runs; a receiver rebuilds its table from a header alone.
 template <int D>
-detail::Encoding encoding_of(const Layout<D>& a, const Layout<D>& b, const Numbering<D>& n,
-                             const detail::CopyTable& send, const std::optional<Coord<D>>& src,
-                             const std::optional<Coord<D>>& dst, ScheduleMethod method,
-                             std::pair<StorageOrder, StorageOrder> orders) {
-  detail::Encoding e;
+detail::EncodedMessages encoding_of(const Layout<D>& a, const Layout<D>& b, const Numbering<D>& n,
+                                    const detail::CopyTable& send, const std::optional<Coord<D>>& src,
+                                    const std::optional<Coord<D>>& dst, ScheduleMethod method,
+                                    std::pair<StorageOrder, StorageOrder> orders) {
+  detail::EncodedMessages e;
   for (const auto& m : send.messages) {
     const Coord<D> q = n.destination_coord(b, m.rank);
     auto& header = e.headers.emplace_back();
@@ -162,7 +162,7 @@ void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std
           a, b, src, dst, options_.schedule, [&](const Coord<D>& x) { return n.source_rank(a, x); },
           [&](const Coord<D>& x) { return n.destination_rank(b, x); }, !encoded, step_orders);
     });
-    if (encoded) s.encoding = encoding_of<D>(a, b, n, s.send, src, dst, options_.schedule, step_orders);
+    if (encoded) s.encoded = encoding_of<D>(a, b, n, s.send, src, dst, options_.schedule, step_orders);
     s.output_elements = dst ? element_count(b.local_extents(*dst)) : 0;
     // Steps on the plan's communicator decide their engine together, once per
     // plan: those decisions are kept (an indirect step's lines may differ).
@@ -180,7 +180,7 @@ void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std
 
 template <int D>
 void PlanLogic<D>::release_tables() {
-  for (StepLogic& s : steps_) s.send = s.recv = detail::CopyTable{}, s.encoding = {};
+  for (StepLogic& s : steps_) s.send = s.recv = detail::CopyTable{}, s.encoded = {};
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <complex>
 #include <numeric>
 #include <random>
@@ -121,6 +122,14 @@ TEST(MatrixTransform, RefusalsOnEveryRank) {
                                   encoded);
         },
         "encoded engine");
+  PlanOptions datatype;
+  datatype.exchange = ExchangeEngine::datatype;
+  testing::expect_throw_on_every_rank(
+      [&] {
+        MatrixTransform<double>(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,
+                                MatrixExecutions::any, datatype);
+      },
+      "cannot scale");
   MatrixTransform<double> copies(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,
                                  MatrixExecutions::copies_only);
   std::vector<double> a(1024), b(1024);
@@ -196,11 +205,14 @@ TEST(MatrixTransform, BadWindowsAndMatricesAreRefusedOnEveryRank) {
   m.leading = 8;
   EXPECT_THROW((MatrixTransform<double>(m, {0, 0}, m, {4, 0}, {5, 1}, MatrixOp::none, MPI_COMM_WORLD)),
                ShapeMismatch);
+  // A bad axis is refused where it is made: a source outside the grid, a
+  // block below 1, a negative extent, no processes.
+  const std::array<std::array<int, 4>, 4> bad_axes{
+      {{8, 2, world_size(), world_size()}, {8, 0, 1, 0}, {-1, 2, 1, 0}, {8, 2, 0, 0}}};
+  for (const auto& [extent, block, procs, source] : bad_axes)
+    EXPECT_THROW(CyclicAxis(extent, block, procs, source), LayoutError)
+        << extent << " " << block << " " << procs;
   BlockCyclicMatrix bad = m;
-  bad.axes[1].source = world_size();
-  EXPECT_THROW((MatrixTransform<double>(m, {0, 0}, bad, {0, 0}, {1, 1}, MatrixOp::none, MPI_COMM_WORLD)),
-               LayoutError);
-  bad = m;
   if (world_rank() == 0) bad.leading = 1;  // one rank's local array is too narrow
   EXPECT_THROW((MatrixTransform<double>(m, {0, 0}, bad, {0, 0}, {1, 1}, MatrixOp::none, MPI_COMM_WORLD)),
                LayoutError);

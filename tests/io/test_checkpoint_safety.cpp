@@ -1,7 +1,7 @@
 // Saves that cannot lose data: a temporary file whose data does not read
 // back is never committed, two writers to one path never share a temporary,
-// files of formats 1 and 2 (older checksums) still restore, and slabs moved
-// in bands carry the checksum of the whole array.
+// files of formats 1 and 2 (older checksums) and 3 (complex named c64) still
+// restore, and slabs moved in bands carry the checksum of the whole array.
 
 #include <distarray/io/checkpoint.hpp>
 #include <distarray/io/series.hpp>
@@ -84,6 +84,49 @@ TEST(Checkpoint, WritersToOnePathNeverShareATemporaryFile) {
   EXPECT_THROW(restore(path, "first", b), CheckpointError);
 }
 
+/// Rank 0 rewrites attributes of dataset "a" in `path` as an earlier
+/// distarray would have written them (integers in place, strings
+/// recreated); the other ranks wait.
+void rewrite_attributes(const std::string& path,
+                        const std::vector<std::pair<const char*, std::uint64_t>>& numbers,
+                        const std::vector<std::pair<const char*, std::string>>& texts = {}) {
+  if (world_rank() == 0) {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+    for (const auto& [name, value] : numbers) {
+      const hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
+      H5Awrite(attr, H5T_NATIVE_UINT64, &value);
+      H5Aclose(attr);
+    }
+    for (const auto& [name, text] : texts) {
+      H5Adelete(ds, name);
+      const hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+      H5Tset_size(type, text.size());
+      const hid_t attr = H5Acreate2(ds, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+      H5Awrite(attr, type, text.c_str());
+      H5Aclose(attr);
+      H5Sclose(space);
+      H5Tclose(type);
+    }
+    H5Dclose(ds);
+    H5Fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/// Rank 0 zeroes the 36 doubles of dataset "a" in `path`.
+void zero_data(const std::string& path) {
+  if (world_rank() == 0) {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
+    const double zeros[36] = {};
+    H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros);
+    H5Dclose(ds);
+    H5Fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 TEST(Checkpoint, OlderFormatsStillRestore) {
   // Formats 1 and 2 had another checksum (and 1 no seed): rewrite a file as
   // they would have saved it, its checksum computed by their rules.
@@ -93,36 +136,40 @@ TEST(Checkpoint, OlderFormatsStillRestore) {
   for (std::uint64_t version : {1, 2}) {
     const std::string path = file("format" + std::to_string(version));
     save(path, "a", a);
-    std::uint64_t checksum = detail::global_checksum<double, 2>(
+    const std::uint64_t checksum = detail::global_checksum<double, 2>(
         layout, a.grid().coord(), testing::host_block(a).data(), MPI_COMM_WORLD, version);
-    if (world_rank() == 0) {
-      const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-      const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
-      for (auto [name, value] :
-           {std::pair{"distarray_checksum", &checksum}, {"distarray_format_version", &version}}) {
-        const hid_t attr = H5Aopen(ds, name, H5P_DEFAULT);
-        H5Awrite(attr, H5T_NATIVE_UINT64, value);
-        H5Aclose(attr);
-      }
-      H5Dclose(ds);
-      H5Fclose(f);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
+    rewrite_attributes(path, {{"distarray_checksum", checksum}, {"distarray_format_version", version}});
     DistArray<double, 2> b(Layout<2>::parse("cyclic,cyclic on 1x" + p(), {9, 4}), MPI_COMM_WORLD);
     restore(path, "a", b);
     EXPECT_EQ(mismatches(b), 0) << "format " << version;
     // The old checksum is checked too: zeroed data fails it.
-    if (world_rank() == 0) {
-      const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-      const hid_t ds = H5Dopen2(f, "a", H5P_DEFAULT);
-      const double flipped[36] = {};
-      H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, flipped);
-      H5Dclose(ds);
-      H5Fclose(f);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
+    zero_data(path);
     EXPECT_THROW(restore(path, "a", b), CheckpointError) << "format " << version;
   }
+}
+
+// Formats up to 3 named complex<double> c64 (numpy's name for two floats)
+// and hashed that name into the checksum: such a file restores, verified,
+// and reads as c128.
+TEST(Checkpoint, Format3ComplexNamedC64StillRestores) {
+  using Z = std::complex<double>;
+  const auto layout = Layout<2>::parse("block,* on " + p() + "x1", {9, 4});
+  DistArray<Z, 2> a(layout, MPI_COMM_WORLD);
+  testing::fill_pattern(a);
+  const std::string path = file("format3_c64");
+  save(path, "a", a);
+  EXPECT_EQ(checkpoint_info(path, "a", MPI_COMM_WORLD).element_type, "c128");
+  const std::uint64_t checksum = detail::global_checksum<Z, 2>(
+      layout, a.grid().coord(), testing::host_block(a).data(), MPI_COMM_WORLD, 3);
+  rewrite_attributes(path, {{"distarray_checksum", checksum}, {"distarray_format_version", 3}},
+                     {{"distarray_element_type", "c64"}});
+  DistArray<Z, 2> b(Layout<2>::parse("cyclic,cyclic on 1x" + p(), {9, 4}), MPI_COMM_WORLD);
+  restore(path, "a", b);
+  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(checkpoint_info(path, "a", MPI_COMM_WORLD).element_type, "c128");
+  // The name is in the checksum: the same file claiming format 4 (c128) fails it.
+  rewrite_attributes(path, {{"distarray_format_version", 4}});
+  EXPECT_THROW(restore(path, "a", b), CheckpointError);
 }
 
 /// Saves `a` (larger than a band: its slabs move in several bands, ranks

@@ -6,21 +6,28 @@
 
 namespace distarray {
 
-index_t CyclicAxis::local_extent(int p) const {
-  // Blocks count from the source process: p holds blocks k with k = p - source (mod procs).
-  const index_t blocks = (extent + block - 1) / block;
-  const index_t first = (index_t(p) - source + procs) % procs;
-  if (first >= blocks) return 0;
-  const index_t mine = (blocks - 1 - first) / procs + 1;
-  const bool holds_last = (blocks - 1 - first) % procs == 0;
-  return (mine - 1) * block + (holds_last ? extent - (blocks - 1) * block : block);
+namespace {
+
+Dist1D checked_axis(index_t extent, index_t block, int procs, int source) {
+  const auto fail = [](const std::string& what) { throw LayoutError("block-cyclic axis: " + what); };
+  if (extent < 0) fail("extent " + std::to_string(extent) + " is negative");
+  if (block < 1) fail("block size " + std::to_string(block) + " is below 1");
+  if (procs < 1) fail(std::to_string(procs) + " processes");
+  if (source < 0 || source >= procs)
+    fail("source process " + std::to_string(source) + " is outside 0.." + std::to_string(procs - 1));
+  return Dist1D::cyclic_b(extent, procs, block);
 }
+
+}  // namespace
+
+CyclicAxis::CyclicAxis(index_t extent, index_t block, int procs, int source)
+    : dist_(checked_axis(extent, block, procs, source)), source_(source) {}
 
 std::optional<std::array<int, 2>> BlockCyclicMatrix::coord_of(int rank) const {
   const auto it = std::find(ranks.begin(), ranks.end(), rank);
   if (it == ranks.end()) return std::nullopt;
   const int at = int(it - ranks.begin());
-  return std::array<int, 2>{at / axes[1].procs, at % axes[1].procs};
+  return std::array<int, 2>{at / axes[1].procs(), at % axes[1].procs()};
 }
 
 Index<2> BlockCyclicMatrix::local_extents(int rank) const {
@@ -31,19 +38,9 @@ Index<2> BlockCyclicMatrix::local_extents(int rank) const {
 
 void BlockCyclicMatrix::validate(int rank, int comm_size) const {
   const auto fail = [](const std::string& what) { throw LayoutError("block-cyclic matrix: " + what); };
-  for (int d = 0; d < 2; ++d) {
-    const CyclicAxis& a = axes[std::size_t(d)];
-    const std::string axis = d == 0 ? "rows" : "columns";
-    if (a.extent < 0) fail(axis + ": extent " + std::to_string(a.extent) + " is negative");
-    if (a.block < 1) fail(axis + ": block size " + std::to_string(a.block) + " is below 1");
-    if (a.procs < 1) fail(axis + ": " + std::to_string(a.procs) + " processes");
-    if (a.source < 0 || a.source >= a.procs)
-      fail(axis + ": source process " + std::to_string(a.source) + " is outside 0.." +
-           std::to_string(a.procs - 1));
-  }
-  if (ranks.size() != std::size_t(axes[0].procs) * std::size_t(axes[1].procs))
-    fail(std::to_string(ranks.size()) + " ranks for a " + std::to_string(axes[0].procs) + "x" +
-         std::to_string(axes[1].procs) + " grid");
+  if (ranks.size() != std::size_t(axes[0].procs()) * std::size_t(axes[1].procs()))
+    fail(std::to_string(ranks.size()) + " ranks for a " + std::to_string(axes[0].procs()) + "x" +
+         std::to_string(axes[1].procs()) + " grid");
   if (std::set<int>(ranks.begin(), ranks.end()).size() != ranks.size())
     fail("a rank appears twice in the grid");
   for (int r : ranks)
@@ -60,7 +57,7 @@ BlockCyclicMatrix matrix_of(const Layout<2>& layout, StorageOrder order, index_t
   BlockCyclicMatrix m;
   for (int d = 0; d < 2; ++d) {
     const Dist1D& dist = layout.dist(d);
-    m.axes[std::size_t(d)] = {dist.extent(), dist.block_size(), dist.procs(), 0};
+    m.axes[std::size_t(d)] = CyclicAxis(dist.extent(), dist.block_size(), dist.procs());
   }
   const auto& grid = layout.grid();
   for (int p = 0; p < grid.dims[0]; ++p)

@@ -1,0 +1,140 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/step_core.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// StepCore: what the typed buffers of one step (step_buffers.hpp) and their
+// extensions (batch_step_buffers.hpp, decode_step_buffers.hpp) share — the
+// two packers, the send buffer, where kernels run and with which element
+// op, and how buffers are staged.  Staged buffers (a space MPI cannot read,
+// or forced by PlanOptions::staging) have copies in pinned host memory;
+// only what crosses a process boundary is staged: the message to oneself
+// stays in the send buffer, from which it is unpacked (except for engines
+// that may move it by datatype).
+
+#include <distarray/core/checked.hpp>
+#include <distarray/redist/detail/exchange_buffers.hpp>
+#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/packer.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace distarray::detail {
+
+/// Host memory for staged buffers: page-locked where the backend has it, so
+/// that copies to and from a GPU run at full speed without a bounce buffer.
+#if KOKKOS_VERSION >= 40000
+using StagingSpace = Kokkos::SharedHostPinnedSpace;
+#else
+using StagingSpace = Kokkos::HostSpace;
+#endif
+
+/// A buffer in Space and, when staged, its copy in staging memory.
+template <class T, class Space>
+struct StagedBuffer {
+  Kokkos::View<T*, Space> device;
+  Kokkos::View<T*, StagingSpace> host;  ///< staged only
+
+  StagedBuffer() = default;
+  StagedBuffer(const std::string& label, index_t elements, bool staged)
+      : device(Kokkos::view_alloc(label, Kokkos::WithoutInitializing), elements),
+        host(staged ? Kokkos::View<T*, StagingSpace>(
+                          Kokkos::view_alloc(label + "_host", Kokkos::WithoutInitializing), elements)
+                    : Kokkos::View<T*, StagingSpace>()) {}
+  /// Reallocated only to grow to `elements`.
+  void grow(const std::string& label, index_t elements, bool staged) {
+    if (index_t(device.size()) < elements) *this = StagedBuffer(label, elements, staged);
+  }
+  /// The bytes MPI reads and writes.
+  char* bytes() const { return reinterpret_cast<char*>(host.data() ? host.data() : device.data()); }
+};
+
+template <class T, class Space>
+struct StepCore {
+  using execution_space = typename Space::execution_space;
+  using Range = std::pair<index_t, index_t>;
+
+  /// `rank`: this rank in the exchange's communicator; `staged`: MPI reads
+  /// and writes host copies of the buffers.
+  StepCore(const CopyTable& send_table, const CopyTable& recv_table, int rank, const ExchangeChoice& choice,
+           bool staged, ExchangeCounters& counters)
+      : send(send_table),
+        recv(recv_table),
+        staged(staged),
+        self(self_message(send_table, recv_table, rank)),
+        // Datatype engines (and the automatic trial of one) may move the message to oneself through MPI.
+        self_on_device(self && choice.engine != ExchangeEngine::datatype &&
+                       choice.engine != ExchangeEngine::automatic),
+        counters(counters) {
+    checked_bytes(send_table.total, sizeof(T));
+    checked_bytes(recv_table.total, sizeof(T));
+    send_buf =
+        StagedBuffer<T, Space>("distarray::send_buffer", choice.send_buffer() ? send_table.total : 0, staged);
+  }
+
+  /// f(op) with the element op the step runs now; returns f's launches.
+  template <class F>
+  int with_op(F&& f) const {
+    return scaling ? f(*scaling) : f(PlainCopy<T>{});
+  }
+
+  /// The elements of the message to oneself in a send or receive buffer of
+  /// k arrays, where it stays on the device (empty where it is staged).
+  Range self_range(bool send_side, index_t k) const {
+    if (!self_on_device) return {0, 0};
+    const CopyTable::Message& m = send_side ? send.messages()[self->first] : recv.messages()[self->second];
+    return {k * m.offset, k * (m.offset + m.count)};
+  }
+
+  /// Copies `from` into `to` (a buffer and its staging copy, either way)
+  /// except the elements `skip`, on the step's instance; adds the time to `seconds`.
+  template <class To, class From>
+  void stage(const To& to, const From& from, Range skip, double& seconds) const {
+    const auto start = std::chrono::steady_clock::now();
+    const index_t n = index_t(to.size());
+    for (const Range& part : {Range(0, skip.first), Range(skip.second, n)})
+      if (part.first < part.second)
+        Kokkos::deep_copy(exec, Kokkos::subview(to, part), Kokkos::subview(from, part));
+    exec.fence();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  /// Elements [first, last) of a staged buffer to MPI (`out`) or from it.
+  void stage_part(const StagedBuffer<T, Space>& b, Range part, bool out) const {
+    if (!staged) return;
+    if (out)
+      stage(Kokkos::subview(b.host, part), Kokkos::subview(b.device, part), {0, 0},
+            counters.staging_out_seconds);
+    else
+      stage(Kokkos::subview(b.device, part), Kokkos::subview(b.host, part), {0, 0},
+            counters.staging_in_seconds);
+  }
+
+  /// `received` (a receive buffer of k arrays) with the message to oneself
+  /// read from `sent`, the send buffer of the same k arrays, when asked.
+  BufferWindow<T> window(T* received, T* sent, index_t k, bool self_from_send) const {
+    BufferWindow<T> w{received};
+    if (!self_from_send || !self) return w;
+    const CopyTable::Message& s = send.messages()[self->first];
+    const CopyTable::Message& r = recv.messages()[self->second];
+    w.alt = sent;
+    w.alt_shift = k * (s.offset - r.offset);
+    w.alt_begin = r.rows_begin;
+    w.alt_end = r.rows_end;
+    return w;
+  }
+
+  Packer<T, Space> send, recv;
+  bool staged;
+  std::optional<std::pair<std::size_t, std::size_t>> self;  // (send, receive) message to oneself
+  bool self_on_device;  // staging skips the message to oneself, unpacked from the send buffer
+  std::optional<ScaledCopy<T>> scaling;  // none: a plain copy
+  execution_space exec;                  // where packs and unpacks run (use_instance)
+  ExchangeCounters& counters;
+  StagedBuffer<T, Space> send_buf;
+};
+
+}  // namespace distarray::detail

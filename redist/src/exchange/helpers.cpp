@@ -1,0 +1,30 @@
+// Helpers the exchange engines share (exchange.hpp).
+
+#include "exchange.hpp"
+
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/message_chunks.hpp>
+
+namespace distarray::detail {
+
+double add_seconds(double& total, double start) {
+  const double now = MPI_Wtime();
+  total += now - start;
+  return now;
+}
+
+void post_message(const StepShape& shape, bool send, char* buffer, const CopyTable::Message& m, int tag,
+                  std::vector<MPI_Request>& requests) {
+  char* base = buffer + std::size_t(m.offset) * shape.element_bytes;
+  for (const Chunk& c : split_message(std::size_t(m.count) * shape.element_bytes, shape.max_message_bytes)) {
+    requests.emplace_back();
+    if (send)
+      DISTARRAY_MPI_CHECK(
+          MPI_Isend(base + c.offset, c.bytes, MPI_BYTE, m.rank, tag, shape.comm, &requests.back()));
+    else
+      DISTARRAY_MPI_CHECK(
+          MPI_Irecv(base + c.offset, c.bytes, MPI_BYTE, m.rank, tag, shape.comm, &requests.back()));
+  }
+}
+
+}  // namespace distarray::detail
