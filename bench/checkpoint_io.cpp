@@ -18,8 +18,8 @@
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
-#include <driver_main.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/median_timing.hpp>
 #include "io_bench_args.hpp"
 
 #include <fcntl.h>
@@ -127,7 +127,8 @@ struct Bare {
 template <class Before>
 Bare bare_times(int reps, Before&& before, const std::string& path, Array& a, bool write) {
   const auto timed = [&](H5FD_mpio_xfer_t mode) {
-    return median_slowest_seconds(MPI_COMM_WORLD, reps, before, [&] { bare_hdf5(path, a, write, mode); });
+    return distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, before,
+                                                      [&] { bare_hdf5(path, a, write, mode); });
   };
   return {timed(H5FD_MPIO_COLLECTIVE), timed(H5FD_MPIO_INDEPENDENT)};
 }
@@ -171,14 +172,15 @@ int run(int argc, char** argv) {
   };
   std::uint64_t step = 0;
   const Bare bare_write = bare_times(reps, remove(bare), bare, a, true);
-  const double step_write = median_slowest_seconds(MPI_COMM_WORLD, reps, remove(series), [&] {
-    Series s(series, MPI_COMM_WORLD);
-    s.begin_step(++step, {{"time", 1.0}});
-    s.write("a", a);
-    s.commit_step();
-  });
-  const double plain_write =
-      median_slowest_seconds(MPI_COMM_WORLD, reps, remove(plain), [&] { save(plain, "a", a); });
+  const double step_write =
+      distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, remove(series), [&] {
+        Series s(series, MPI_COMM_WORLD);
+        s.begin_step(++step, {{"time", 1.0}});
+        s.write("a", a);
+        s.commit_step();
+      });
+  const double plain_write = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, remove(plain),
+                                                                        [&] { save(plain, "a", a); });
   if (rank() == 0) {
     std::printf("%d ranks, %ldx%ld doubles (%ld MiB), median of %d, slowest rank\n", size, long(rows),
                 long(cols), long(mib), reps);
@@ -195,8 +197,9 @@ int run(int argc, char** argv) {
     };
     const Bare bare_read = bare_times(reps, before(bare), bare, b, false);
     const auto restore_time = [&](Array& into, const RestoreOptions& options) {
-      return median_slowest_seconds(MPI_COMM_WORLD, reps, before(series),
-                                    [&] { restore_step(series, "a", into, std::nullopt, options); });
+      return distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, before(series), [&] {
+        restore_step(series, "a", into, std::nullopt, options);
+      });
     };
     const RestoreOptions unchecked{.verify_checksum = false};
     const double step_read = restore_time(b, {}), step_unchecked = restore_time(b, unchecked);
@@ -219,7 +222,7 @@ int run(int argc, char** argv) {
   for (index_t i = 0; i < noise.local_size(); ++i) noise.local().data()[i] = uniform(random);
   for (auto [name, data] : {std::pair<const char*, Array*>{"smooth field", &a}, {"random data", &noise}}) {
     const auto timed = [&](const Compression& c) {
-      return median_slowest_seconds(MPI_COMM_WORLD, reps, remove(series), [&] {
+      return distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, remove(series), [&] {
         Series s(series, MPI_COMM_WORLD);
         s.begin_step(1);
         s.write("a", *data, c);
@@ -228,7 +231,7 @@ int run(int argc, char** argv) {
     };
     const double plain_s = timed({});
     const double packed_s = timed(Compression::deflate(4));
-    const double read_s = median_slowest_seconds(
+    const double read_s = distarray::support::median_slowest_seconds(
         MPI_COMM_WORLD, reps, [] {}, [&] { restore_step(series, "a", b); });
     if (rank() == 0)
       std::printf(
@@ -244,4 +247,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return distarray::driver_main("bench_checkpoint_io", argc, argv, run); }
+int main(int argc, char** argv) {
+  return distarray::support::driver_main("bench_checkpoint_io", argc, argv, run);
+}

@@ -20,8 +20,8 @@
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
 #include <distarray/io/detail/keyed_row_kernels.hpp>
-#include <driver_main.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/median_timing.hpp>
 #include "io_bench_args.hpp"
 
 #include <fcntl.h>
@@ -86,10 +86,12 @@ int run(int argc, char** argv) {
     const auto before = [&] {
       if (cold) posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     };
-    const double bare = median_slowest_seconds(MPI_COMM_WORLD, reps, before,
-                                               [&] { read_fully(fd, a.local().data(), bytes, 0); });
-    const double bands = median_slowest_seconds(MPI_COMM_WORLD, reps, before, [&] { read_bands(false); });
-    const double hashed = median_slowest_seconds(MPI_COMM_WORLD, reps, before, [&] { read_bands(true); });
+    const double bare = distarray::support::median_slowest_seconds(
+        MPI_COMM_WORLD, reps, before, [&] { read_fully(fd, a.local().data(), bytes, 0); });
+    const double bands =
+        distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, before, [&] { read_bands(false); });
+    const double hashed =
+        distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, before, [&] { read_bands(true); });
     const std::size_t all = std::size_t(mib) << 20;
     if (me == 0)
       std::printf("%-6s %8.2f %8.2f %12.2f %14.2f\n", cold ? "cold" : "warm", gbps(all, bare),
@@ -102,7 +104,7 @@ int run(int argc, char** argv) {
   for (const auto& kernel : detail::keyed_row_kernels()) {
     detail::KeyedSums sums;
     const int passes = 512;  // 512 MiB per rank: long enough for the ranks to share the cores
-    const double t = median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
+    const double t = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
       for (int pass = 0; pass < passes; ++pass)
         for (index_t r = 0; r < hashed_rows; ++r)
           kernel.add(band + std::size_t(r) * row_bytes, cols, 8, std::uint64_t(r), std::uint64_t(pass),
@@ -120,4 +122,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return distarray::driver_main("bench_checksum_floor", argc, argv, run); }
+int main(int argc, char** argv) {
+  return distarray::support::driver_main("bench_checksum_floor", argc, argv, run);
+}

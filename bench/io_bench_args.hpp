@@ -4,8 +4,8 @@
 // doubles), --reps and --dir, where their files go.
 
 #include <distarray/core.hpp>
+#include <distarray/support/options.hpp>
 
-#include <cstring>
 #include <string>
 
 namespace distarray {
@@ -21,11 +21,10 @@ struct IoBenchArgs {
 
 /// `defaults` with what argv sets.
 inline IoBenchArgs parse_io_bench_args(int argc, char** argv, IoBenchArgs args) {
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--mib")) args.mib = std::stol(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--reps")) args.reps = std::stoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--dir")) args.dir = argv[i + 1];
-  }
+  const support::Options o(argc, argv, {"--mib", "--reps", "--dir"});
+  args.mib = o.integer("--mib", args.mib);
+  args.reps = int(o.integer("--reps", args.reps));
+  args.dir = o.text("--dir", args.dir);
   return args;
 }
 

@@ -20,8 +20,8 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
-#include <driver_main.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/median_timing.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -81,8 +81,9 @@ Batched batched_against_separate(index_t n, int k, ExchangeEngine engine, int re
   auto b = arrays(columns(n), k);
   for (int i = 0; i < 6; ++i) plan.execute(std::span(a), std::span(b));  // the automatic engine settles
   Batched r{n, k, "", 0, 0};
-  r.batched = median_slowest_seconds(world, reps, [&] { plan.execute(std::span(a), std::span(b)); });
-  r.separate = median_slowest_seconds(world, reps, [&] {
+  r.batched = distarray::support::median_slowest_seconds(world, reps,
+                                                         [&] { plan.execute(std::span(a), std::span(b)); });
+  r.separate = distarray::support::median_slowest_seconds(world, reps, [&] {
     for (int j = 0; j < k; ++j) plan.execute(a[std::size_t(j)], b[std::size_t(j)]);
   });
   r.engine = plan.report().exchange;
@@ -115,15 +116,15 @@ Overlap overlap(index_t n, ExchangeEngine engine, bool polls, int reps) {
   Compute compute;
   const auto none = [] {};
   Overlap r{n, std::string(to_string(engine)), polls, 0, 0, 0, 0};
-  r.exchange = median_slowest_seconds(world, reps, [&] { plan.execute(a, b); });
-  const double chunk = median_slowest_seconds(world, reps, [&] { compute(1, none); });
+  r.exchange = distarray::support::median_slowest_seconds(world, reps, [&] { plan.execute(a, b); });
+  const double chunk = distarray::support::median_slowest_seconds(world, reps, [&] { compute(1, none); });
   const int chunks = std::max(1, int(r.exchange / std::max(chunk, 1e-9) + 0.5));
-  r.compute = median_slowest_seconds(world, reps, [&] { compute(chunks, none); });
-  r.sequential = median_slowest_seconds(world, reps, [&] {
+  r.compute = distarray::support::median_slowest_seconds(world, reps, [&] { compute(chunks, none); });
+  r.sequential = distarray::support::median_slowest_seconds(world, reps, [&] {
     plan.execute(a, b);
     compute(chunks, none);
   });
-  r.overlapped = median_slowest_seconds(world, reps, [&] {
+  r.overlapped = distarray::support::median_slowest_seconds(world, reps, [&] {
     Request request = plan.start(a, b);
     if (polls)
       compute(chunks, [&] { request.test(); });
@@ -161,16 +162,9 @@ int run(int argc, char** argv) {
   o.sizes = {"256", "1024", "4096"};
   const auto default_types = o.types;
   std::vector<std::string> counts{"1", "3", "8"};
-  std::string json;
-  compare::parse_options(argc, argv, o, [&](const std::string& key, const std::string& value) {
-    if (key == "--counts")
-      counts = compare::split(value);
-    else if (key == "--json")
-      json = value;
-    else
-      return false;
-    return true;
-  });
+  const auto args = compare::parse_options(argc, argv, o, {"--counts", "--json"});
+  if (args.has("--counts")) counts = compare::split(args.text("--counts"));
+  const std::string json = args.text("--json");
   if (o.types != default_types || !o.only.empty())
     throw UsageError("bench_overlap moves doubles on one case: --types and --cases do not apply");
   std::vector<Batched> batched;
@@ -209,4 +203,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return distarray::driver_main("bench_overlap", argc, argv, run); }
+int main(int argc, char** argv) { return distarray::support::driver_main("bench_overlap", argc, argv, run); }

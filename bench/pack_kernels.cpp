@@ -23,11 +23,11 @@
 #include <distarray/core.hpp>
 #include <distarray/redist/detail/packer.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/support/options.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -93,11 +93,9 @@ int main(int argc, char** argv) {
   index_t n = 2048;
   int reps = 21;
   const int p = 4;
-  std::string json;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--size")) n = std::atol(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--json")) json = argv[i + 1];
-  }
+  const support::Options args(argc, argv, {"--size", "--json"});
+  n = args.integer("--size", n);
+  const std::string json = args.text("--json");
   const std::string ps = std::to_string(p);
   const std::vector<Row> rows = {
       measure("contiguous", "block,* on " + ps + "x1", "*,block on 1x" + ps, StorageOrder::row_major, n,

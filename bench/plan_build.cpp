@@ -15,8 +15,8 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
-#include <driver_main.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/median_timing.hpp>
 
 #include <complex>
 #include <cstdio>
@@ -34,7 +34,7 @@ const MPI_Comm world = MPI_COMM_WORLD;
 /// Slowest rank's seconds of one collective f().
 template <class F>
 double slowest_seconds(F&& f) {
-  return median_slowest_seconds(world, 1, f);
+  return distarray::support::median_slowest_seconds(world, 1, f);
 }
 
 template <class T, class SourceOrder, class DestOrder>
@@ -49,7 +49,7 @@ void time_builds(const compare::Case& c, index_t n, int reps, const PlanOptions&
         plan.report().method + ", " + plan.report().exchange + ", cost model " + plan.report().cost_model;
   };
   const double once = first ? slowest_seconds(build) : -1;
-  const double again = median_slowest_seconds(world, reps, build);
+  const double again = distarray::support::median_slowest_seconds(world, reps, build);
   if (!options.wisdom.empty()) {  // executions settle the automatic engine: into the wisdom
     DistArray<T, 2, Host, SourceOrder> a(from, world);
     DistArray<T, 2, Host, DestOrder> b(to, world);
@@ -82,11 +82,7 @@ int run(int argc, char** argv) {
   o.sizes = {"4096", "8192"};
   o.reps = 5;
   PlanOptions options;
-  compare::parse_options(argc, argv, o, [&](const std::string& key, const std::string& value) {
-    if (key != "--wisdom") return false;
-    options.wisdom = value;
-    return true;
-  });
+  options.wisdom = compare::parse_options(argc, argv, o, {"--wisdom"}).text("--wisdom");
   const auto& [sizes, types, reps, only] = o;
   int size = 1, rank = 0;
   MPI_Comm_size(world, &size);
@@ -115,4 +111,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return distarray::driver_main("bench_plan_build", argc, argv, run); }
+int main(int argc, char** argv) {
+  return distarray::support::driver_main("bench_plan_build", argc, argv, run);
+}

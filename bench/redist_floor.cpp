@@ -9,11 +9,11 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/median_timing.hpp>
+#include <distarray/support/options.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -99,7 +99,7 @@ Result run_case(const std::string& name, const std::string& from_text, const std
   // One untimed warm-up, then the median of the slowest rank.
   MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_BYTE, rbuf.data(), rc.data(), rd.data(), MPI_BYTE,
                 MPI_COMM_WORLD);
-  const double floor = median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
+  const double floor = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_BYTE, rbuf.data(), rc.data(), rd.data(), MPI_BYTE,
                   MPI_COMM_WORLD);
   });
@@ -128,12 +128,10 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   index_t n = 4096;
   int reps = 15;
-  std::string json;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--size")) n = std::stol(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--reps")) reps = std::stoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--json")) json = argv[i + 1];
-  }
+  const support::Options args(argc, argv, {"--size", "--reps", "--json"});
+  n = args.integer("--size", n);
+  reps = int(args.integer("--reps", reps));
+  const std::string json = args.text("--json");
   const std::string p = std::to_string(size);
   std::vector<Result> results;
   for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::datatype}) {

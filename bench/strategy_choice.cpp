@@ -8,13 +8,13 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
-#include <driver_main.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/median_timing.hpp>
+#include <distarray/support/options.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -50,7 +50,8 @@ CaseResult run_case(const std::string& name, const std::string& from_text, const
     Plan<double, D> plan(from, to, MPI_COMM_WORLD, o);
     plan.execute(a, b);  // warm-up
     r.candidates.push_back(
-        {c.name, c.cost, median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { plan.execute(a, b); })});
+        {c.name, c.cost,
+         distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { plan.execute(a, b); })});
     if (c.name == automatic.chosen().name) r.pick = r.candidates.size() - 1;
   }
   return r;
@@ -91,11 +92,9 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int reps = 7;
-  std::string json;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--reps")) reps = std::stoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--json")) json = argv[i + 1];
-  }
+  const support::Options args(argc, argv, {"--reps", "--json"});
+  reps = int(args.integer("--reps", reps));
+  const std::string json = args.text("--json");
   if (size != 4) {
     if (me == 0) std::fprintf(stderr, "bench_strategy_choice runs its cases on 4 ranks\n");
     return 1;
@@ -187,4 +186,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return distarray::driver_main("bench_strategy_choice", argc, argv, run); }
+int main(int argc, char** argv) {
+  return distarray::support::driver_main("bench_strategy_choice", argc, argv, run);
+}

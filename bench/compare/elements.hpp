@@ -4,6 +4,7 @@
 // or conjugated element is seen by wrong_elements().
 
 #include <distarray/core.hpp>
+#include <distarray/support/element_pattern.hpp>
 
 #include <mpi.h>
 
@@ -31,16 +32,8 @@ MPI_Datatype mpi_type() {
   return is_complex<T> ? MPI_CXX_DOUBLE_COMPLEX : MPI_DOUBLE;
 }
 
-/// The value of the element at row-major global offset `o`.
-template <class T>
-T value_at(index_t o) {
-  if constexpr (is_complex<T>)
-    return {double(o), -0.5 * double(o)};
-  else
-    return double(o);
-}
-
-/// Over the communicator: elements of `b` that do not hold value_at of their
+/// Over the communicator: elements of `b` that do not hold the element
+/// pattern (support/element_pattern.hpp, as the tests and the CLI) of their
 /// global index (of the transposed index: b is a square array's transpose).
 template <class T, class Order>
 long wrong_elements(const distarray::DistArray<T, 2, Host, Order>& b, MPI_Comm comm,
@@ -50,7 +43,7 @@ long wrong_elements(const distarray::DistArray<T, 2, Host, Order>& b, MPI_Comm c
   for (index_t i = 0; i < b.local_size(); ++i) {
     auto g = b.global_index(b.local_index(i));
     if (transposed) std::swap(g[0], g[1]);
-    bad += b.local().data()[i] != value_at<T>(distarray::row_major_offset(g, shape));
+    bad += b.local().data()[i] != distarray::support::pattern_value<T, 2>(g, shape);
   }
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, comm);
   return bad;

@@ -30,7 +30,9 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/fftw_mpi.hpp>
+#include <distarray/support/median_timing.hpp>
 
 #include <cstdio>
 #include <string>
@@ -72,7 +74,8 @@ void time_distarray(Row& row, const DistArray<T, 2, Host, SourceOrder>& a,
   if (const long bad = compare::wrong_elements(b, world))
     throw Error("distarray: " + std::to_string(bad) + " elements are wrong");
   const PlanReport before = plan.report();
-  row.seconds["distarray"] = median_slowest_seconds(world, reps, [&] { plan.execute(a, b); });
+  row.seconds["distarray"] =
+      distarray::support::median_slowest_seconds(world, reps, [&] { plan.execute(a, b); });
   const PlanReport& after = plan.report();
   row.stages[0] = (after.pack_seconds - before.pack_seconds) / reps;
   row.stages[1] = (after.exchange_seconds - before.exchange_seconds) / reps;
@@ -93,7 +96,7 @@ Row run_case(const Case& c, index_t n, int reps) {
   row.n = n;
   DistArray<T, 2, Host, SourceOrder> a(from, world);
   DistArray<T, 2, Host, DestOrder> b(to, world);
-  a.fill([&](const Index<2>& g) { return compare::value_at<T>(row_major_offset(g, shape)); });
+  distarray::support::fill_pattern(a);
   time_distarray(row, a, b, reps);
 
   const auto measure = [&](const std::string& method, auto&& run, auto&& wrong_elements) {
@@ -113,7 +116,7 @@ Row run_case(const Case& c, index_t n, int reps) {
                                   world);
   measure(
       "alltoallw", [&] { hand.alltoallw(in, out); }, b_wrong);
-  row.seconds["floor"] = median_slowest_seconds(world, reps, [&] { hand.floor(); });
+  row.seconds["floor"] = distarray::support::median_slowest_seconds(world, reps, [&] { hand.floor(); });
 
   if (c.kind == CaseKind::block_cyclic) {
     compare::Pxgemr2d<T> pdgemr2d(compare::Implementation::scalapack, from, to, world_rank(), world_size());
@@ -166,12 +169,7 @@ Row run_case(const Case& c, index_t n, int reps) {
 int run(int argc, char** argv) {
   compare::TableOptions o;
   o.sizes = {"256", "1024", "4096"};
-  std::string json;
-  compare::parse_options(argc, argv, o, [&](const std::string& key, const std::string& value) {
-    if (key != "--json") return false;
-    json = value;
-    return true;
-  });
+  const std::string json = compare::parse_options(argc, argv, o, {"--json"}).text("--json");
   const auto& [sizes, types, reps, only] = o;
   for (const std::string& type : types)
     if (type != "double" && type != "complex")
@@ -212,14 +210,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  fftw_mpi_init();
-  int status = 1;
-  try {
-    status = run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_compare: %s\n", e.what());
-  }
-  fftw_mpi_cleanup();
-  return status;
+  return distarray::support::driver_main("bench_compare", argc, argv, [](int count, char** words) {
+    const distarray::support::FftwMpi fftw;
+    return run(count, words);
+  });
 }

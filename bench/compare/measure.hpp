@@ -5,7 +5,7 @@
 
 #include "report.hpp"
 
-#include <median_timing.hpp>
+#include <distarray/support/median_timing.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -28,7 +28,7 @@ void measure(Row& row, const std::string& method, Array& b, int reps, Run&& run,
   if (wrong_elements() != 0)
     row.wrong.insert(method);
   else
-    row.seconds[method] = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, run);
+    row.seconds[method] = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, run);
 }
 
 }  // namespace compare

@@ -1,9 +1,10 @@
 #pragma once
 // The options bench_compare and bench_plan_build share: which sizes, element
-// types and cases, and how many repetitions; a driver's own options go to
-// its callback, which returns false for an option it does not know.
+// types and cases, and how many repetitions; a driver names its own options,
+// whose values it reads from the support::Options returned.
 
 #include <distarray/core/error.hpp>
+#include <distarray/support/options.hpp>
 
 #include <sstream>
 #include <string>
@@ -24,26 +25,19 @@ inline std::vector<std::string> split(const std::string& text) {
   return v;
 }
 
-/// Parses "--key value" pairs into `o` (--sizes, --types, --reps, --cases)
-/// or through own(key, value).
-template <class Own>
-void parse_options(int argc, char** argv, TableOptions& o, Own&& own) {
-  for (int i = 1; i < argc; i += 2) {
-    const std::string key = argv[i];
-    if (i + 1 >= argc) throw distarray::UsageError("option '" + key + "' needs a value");
-    const std::string value = argv[i + 1];
-    if (key == "--sizes")
-      o.sizes = split(value);
-    else if (key == "--types")
-      o.types = split(value);
-    else if (key == "--reps")
-      o.reps = std::stoi(value);
-    else if (key == "--cases")
-      o.only = value;
-    else if (!own(key, value))
-      throw distarray::UsageError("unknown option '" + key + "'");
-  }
+/// The table options (--sizes, --types, --reps, --cases) into `o`; the
+/// returned options hold the values of the driver's own `extra` keys.
+inline distarray::support::Options parse_options(int argc, char** argv, TableOptions& o,
+                                                 const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> keys = {"--sizes", "--types", "--reps", "--cases"};
+  keys.insert(keys.end(), extra.begin(), extra.end());
+  distarray::support::Options args(argc, argv, keys);
+  if (args.has("--sizes")) o.sizes = split(args.text("--sizes"));
+  if (args.has("--types")) o.types = split(args.text("--types"));
+  o.reps = int(args.integer("--reps", o.reps));
+  o.only = args.text("--cases", o.only);
   if (o.reps < 1) throw distarray::UsageError("--reps must be at least 1");
+  return args;
 }
 
 }  // namespace compare

@@ -57,7 +57,7 @@ Row run_routine(const RoutineCase& c, distarray::index_t n, int reps, MPI_Comm w
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   distarray::DistArray<T, 2, Host, Left> a(from, world), b(to, world);
-  a.fill([&](const distarray::Index<2>& g) { return value_at<T>(distarray::row_major_offset(g, shape)); });
+  distarray::support::fill_pattern(a);
   const auto wrong = [&] { return wrong_elements(b, world, c.transposes()); };
   T* in = a.local().data();
   T* out = b.local().data();

@@ -22,6 +22,7 @@
 #include "solver.hpp"
 
 #include <distarray/io.hpp>
+#include <distarray/support/options.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -47,36 +48,21 @@ struct Options {
 };
 
 Options parse(int argc, char** argv) {
+  const distarray::support::Options args(argc, argv,
+                                         {"--n", "--fields", "--t-end", "--steps", "--checkpoint",
+                                          "--checkpoint-every", "--restart", "--save", "--compare"},
+                                         {"--convergence"});
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw distarray::UsageError("option '" + a + "' needs a value");
-      return argv[++i];
-    };
-    if (a == "--n")
-      o.n = std::stol(value());
-    else if (a == "--fields")
-      o.fields = std::stoi(value());
-    else if (a == "--t-end")
-      o.t_end = std::stod(value());
-    else if (a == "--steps")
-      o.steps = std::stol(value());
-    else if (a == "--checkpoint")
-      o.checkpoint = value();
-    else if (a == "--checkpoint-every")
-      o.checkpoint_every = std::stol(value());
-    else if (a == "--restart")
-      o.restart = value();
-    else if (a == "--save")
-      o.save = value();
-    else if (a == "--compare")
-      o.compare = value();
-    else if (a == "--convergence")
-      o.convergence = true;
-    else
-      throw distarray::UsageError("unknown option '" + a + "'");
-  }
+  o.n = args.integer("--n", o.n);
+  o.fields = int(args.integer("--fields", o.fields));
+  o.t_end = args.number("--t-end", o.t_end);
+  o.steps = long(args.integer("--steps", o.steps));
+  o.checkpoint = args.text("--checkpoint");
+  o.checkpoint_every = long(args.integer("--checkpoint-every", o.checkpoint_every));
+  o.restart = args.text("--restart");
+  o.save = args.text("--save");
+  o.compare = args.text("--compare");
+  o.convergence = args.has("--convergence");
   if (o.n < 2) throw distarray::UsageError("--n must be at least 2");
   if (o.fields < 1) throw distarray::UsageError("--fields must be at least 1");
   return o;

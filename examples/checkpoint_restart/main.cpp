@@ -10,7 +10,8 @@
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
-#include <driver_main.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/options.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -80,25 +81,11 @@ struct State {
 };
 
 int run(int argc, char** argv) {
-  long steps = 200, stop_at = -1;
-  std::string checkpoint, resume, final_path, expect;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i], value = argv[i + 1];
-    if (a == "--steps")
-      steps = std::stol(value);
-    else if (a == "--stop-at")
-      stop_at = std::stol(value);
-    else if (a == "--checkpoint")
-      checkpoint = value;
-    else if (a == "--resume")
-      resume = value;
-    else if (a == "--final")
-      final_path = value;
-    else if (a == "--expect")
-      expect = value;
-    else
-      throw distarray::UsageError("unknown option '" + a + "'");
-  }
+  const distarray::support::Options args(
+      argc, argv, {"--steps", "--stop-at", "--checkpoint", "--resume", "--final", "--expect"});
+  const long steps = long(args.integer("--steps", 200)), stop_at = long(args.integer("--stop-at", -1));
+  const std::string checkpoint = args.text("--checkpoint"), resume = args.text("--resume");
+  const std::string final_path = args.text("--final"), expect = args.text("--expect");
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   State s;
@@ -130,4 +117,6 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return distarray::driver_main("checkpoint_restart", argc, argv, run); }
+int main(int argc, char** argv) {
+  return distarray::support::driver_main("checkpoint_restart", argc, argv, run);
+}

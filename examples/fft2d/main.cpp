@@ -12,7 +12,10 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/driver_main.hpp>
+#include <distarray/support/fftw_mpi.hpp>
+#include <distarray/support/median_timing.hpp>
+#include <distarray/support/options.hpp>
 
 #include <fftw3-mpi.h>
 
@@ -20,7 +23,6 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,18 +105,9 @@ class Fft2d {
 };
 
 int run(int argc, char** argv) {
-  index_t n = 1024;
-  int reps = 10, chunks = 2;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--n"))
-      n = std::stol(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--chunks"))
-      chunks = std::stoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--reps"))
-      reps = std::stoi(argv[i + 1]);
-    else
-      throw distarray::UsageError(std::string("unknown option '") + argv[i] + "'");
-  }
+  const distarray::support::Options args(argc, argv, {"--n", "--chunks", "--reps"});
+  const index_t n = args.integer("--n", 1024);
+  const int reps = int(args.integer("--reps", 10)), chunks = int(args.integer("--chunks", 2));
   int me = 0, p = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -148,11 +141,11 @@ int run(int argc, char** argv) {
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
   // Timing: distarray's transpose between FFTW row and column transforms...
-  const double ours = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
+  const double ours = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     fill();
     fft.execute();
   });
-  const double filling = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, fill);
+  const double filling = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, fill);
   // ... against FFTW-MPI's 2-D transform on its own (block) distribution.
   ptrdiff_t local_n0 = 0, local_0_start = 0;
   const ptrdiff_t alloc = fftw_mpi_local_size_2d(n, n, MPI_COMM_WORLD, &local_n0, &local_0_start);
@@ -167,11 +160,11 @@ int run(int argc, char** argv) {
         data[i * n + j][1] = v.imag();
       }
   };
-  const double theirs = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
+  const double theirs = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     fill_fftw();
     fftw_execute(mpi_plan);
   });
-  const double theirs_filling = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, fill_fftw);
+  const double theirs_filling = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, fill_fftw);
   fftw_destroy_plan(mpi_plan);
   fftw_free(data);
   if (me == 0)
@@ -186,14 +179,8 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  fftw_mpi_init();
-  int status = 1;
-  try {
-    status = run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "fft2d: %s\n", e.what());
-  }
-  fftw_mpi_cleanup();
-  return status;
+  return distarray::support::driver_main("fft2d", argc, argv, [](int count, char** words) {
+    const distarray::support::FftwMpi fftw;
+    return run(count, words);
+  });
 }

@@ -10,11 +10,11 @@
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
 #include <distarray/scalapack/descriptor.hpp>
-#include <median_timing.hpp>
+#include <distarray/support/median_timing.hpp>
+#include <distarray/support/options.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -77,17 +77,9 @@ struct ScalapackMatrix {
 };
 
 int run(int argc, char** argv) {
-  int m = 2000, n = 1500, reps = 10;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--m"))
-      m = std::stoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--n"))
-      n = std::stoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--reps"))
-      reps = std::stoi(argv[i + 1]);
-    else
-      throw distarray::UsageError(std::string("unknown option '") + argv[i] + "'");
-  }
+  const distarray::support::Options args(argc, argv, {"--m", "--n", "--reps"});
+  const int m = int(args.integer("--m", 2000)), n = int(args.integer("--n", 1500));
+  const int reps = int(args.integer("--reps", 10));
   int me = 0, p = 1;
   Cblacs_pinfo(&me, &p);
   // Producer: near-square grid on every rank, 32 x 32 blocks.  Consumer: a
@@ -114,12 +106,12 @@ int run(int argc, char** argv) {
   for (int r = 0; r < p; ++r) all[std::size_t(r)] = r;
   Cblacs_gridmap(&whole, all.data(), 1, 1, p);
 
-  const double t_scalapack = distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
+  const double t_scalapack = distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] {
     Cpdgemr2d(m, n, a.local.data(), 1, 1, a.desc, b.local.data(), 1, 1, b.desc, whole);
   });
   distarray::Plan<double, 2, Kokkos::HostSpace> plan(src.layout(), dst.layout(), MPI_COMM_WORLD);
   const double t_distarray =
-      distarray::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { plan.execute(src, dst); });
+      distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, [&] { plan.execute(src, dst); });
   long differ = 0;
   if (b.context >= 0)
     for (std::size_t k = 0; k < b.local.size(); ++k) differ += b.local[k] != c.local[k];

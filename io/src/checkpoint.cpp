@@ -41,8 +41,7 @@ void CheckpointWriter::commit() {
 namespace detail {
 
 std::string shape_text(const std::vector<index_t>& shape) {
-  std::string t;
-  for (std::size_t d = 0; d < shape.size(); ++d) t += (d ? "x" : "") + std::to_string(shape[d]);
+  const std::string t = extents_text(shape);
   return t.empty() ? std::string("a scalar") : t;
 }
 

@@ -33,7 +33,7 @@ void Hdf5File::set_compression(hid_t dcpl, const std::vector<std::uint64_t>& chu
   const std::vector<hsize_t> dims(chunk.begin(), chunk.end());
   if (H5Pset_chunk(dcpl, int(dims.size()), dims.data()) < 0 || H5Pset_shuffle(dcpl) < 0 ||
       H5Pset_deflate(dcpl, unsigned(level)) < 0)
-    fail("cannot set up a compressed dataset of chunk shape " + dims_text(dims));
+    fail("cannot set up a compressed dataset of chunk shape " + extents_text(dims));
 }
 
 std::string Hdf5File::filters_of(hid_t dataset) const {
@@ -55,13 +55,7 @@ std::string Hdf5File::filters_of(hid_t dataset) const {
                           : "filter " + std::to_string(id) + (name[0] ? " " : "") + name;
     filters += (filters.empty() ? "" : "+") + one;
   }
-  return (filters.empty() ? "" : filters + ", ") + "chunks " + dims_text(dims);
-}
-
-std::string dims_text(const std::vector<hsize_t>& dims) {
-  std::string t;
-  for (std::size_t k = 0; k < dims.size(); ++k) t += (k ? "x" : "") + std::to_string(dims[k]);
-  return t;
+  return (filters.empty() ? "" : filters + ", ") + "chunks " + extents_text(dims);
 }
 
 }  // namespace distarray::detail

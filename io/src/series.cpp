@@ -1,4 +1,4 @@
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/io/series.hpp>
 
 #include "series_steps.hpp"

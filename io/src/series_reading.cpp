@@ -1,7 +1,7 @@
 // Reading a series without writing anything: the steps it holds, which
 // step a restore takes, and what a step journal beside it means to readers.
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/io/series.hpp>
 
 #include "series_steps.hpp"

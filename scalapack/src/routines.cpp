@@ -72,7 +72,9 @@ void run(const char* routine, const CallArguments& call, int ctxt, int ctxt_argu
       return std::make_unique<MatrixTransform<T, Kokkos::HostSpace>>(o.a, o.a_at, o.b, o.b_at, o.extent, op,
                                                                      comm, executions);
     });
-    plan.execute(alpha, a, beta, b);
+    // ScaLAPACK gives every process the same scalar arguments, and the call
+    // is blocking: the transform need not agree on them again.
+    plan.start(alpha, a, beta, b, detail::AgreedStart{}).wait();
   } catch (const ArgumentError& e) {
     last_error = e.argument();
     std::fprintf(stderr, "distarray: On entry to %s parameter number %d had an illegal value: %s\n", routine,

@@ -25,7 +25,10 @@ for round in $(seq "$rounds"); do
   sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
   kill -9 -- -"$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  for _ in $(seq 100); do  # the ranks' exits take a moment after the kill
+  # The ranks' exits take a moment after the kill, and many on a loaded
+  # machine (ctest -j beside 7-rank tests): a writer still alive would race
+  # the checks below.
+  for _ in $(seq 600); do
     pgrep -f -- "--file $file --array u --step $next " > /dev/null || break
     sleep 0.05
   done

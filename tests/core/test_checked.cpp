@@ -1,7 +1,7 @@
 // Size arithmetic that cannot wrap, and message text cut at character boundaries.
 
 #include <distarray/core/checked.hpp>
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/layout.hpp>
 

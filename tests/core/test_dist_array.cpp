@@ -1,5 +1,6 @@
 #include <distarray/core/dist_array.hpp>
 
+#include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -11,13 +12,8 @@
 namespace distarray {
 namespace {
 
+using testing::pattern_value;
 using testing::world_size;
-
-/// The test pattern: an element's row-major linear global index.
-template <int D>
-double pattern(const Index<D>& g, const Index<D>& shape) {
-  return double(row_major_offset(g, shape));
-}
 
 /// Fills with the pattern, gathers to rank 0, compares every element.
 template <int D>
@@ -25,12 +21,13 @@ void check_fill_gather(const std::string& text, const Index<D>& shape) {
   SCOPED_TRACE(text);
   const auto layout = Layout<D>::parse(text, shape);
   DistArray<double, D> a(layout, MPI_COMM_WORLD);
-  a.fill([&](const Index<D>& g) { return pattern<D>(g, shape); });
+  a.fill([&](const Index<D>& g) { return pattern_value<double, D>(g, shape); });
   // Local elements sit where the layout says.
   auto host = Kokkos::create_mirror_view(a.local());
   Kokkos::deep_copy(host, a.local());
   for (index_t i = 0; i < a.local_size(); ++i)
-    ASSERT_EQ(host.data()[i], pattern<D>(a.global_index(row_major_index(i, a.local_extents())), shape));
+    ASSERT_EQ(host.data()[i],
+              (pattern_value<double, D>(a.global_index(row_major_index(i, a.local_extents())), shape)));
   const std::vector<double> all = a.gather(0);
   if (a.grid().rank() != 0) {
     EXPECT_TRUE(all.empty());
@@ -105,7 +102,7 @@ TEST(DistArray, WithMemoryPlacesTheLayoutOverOtherMemoryOnTheSameGrid) {
   }
   // What is filled through it lands in that memory, as wrap() would place it.
   HostArray b = a.with_memory(other.data() + 1);
-  b.fill([&](const Index<2>& g) { return pattern<2>(g, shape); });
+  b.fill([&](const Index<2>& g) { return pattern_value<double, 2>(g, shape); });
   const std::vector<double> all = HostArray::wrap(layout, MPI_COMM_WORLD, other.data() + 1).gather(0);
   EXPECT_EQ(other[0], 0.0) << "wrote before the memory";
   for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], double(i)) << "element " << i;

@@ -24,7 +24,7 @@ using testing::world_size;
 
 std::string file(const std::string& stem) { return testing::launch_file(stem); }
 
-using testing::mismatches;
+using testing::local_mismatches;
 template <class T, int D>
 void fill(DistArray<T, D>& a) {
   testing::fill_pattern(a);
@@ -43,7 +43,7 @@ void round_trip(const std::string& from, const std::vector<std::string>& to, con
     SCOPED_TRACE(from + " -> " + layout);
     DistArray<T, D> b(Layout<D>::parse(layout, shape), MPI_COMM_WORLD);
     restore(path, "data", b);
-    ASSERT_EQ(mismatches(b), 0);
+    ASSERT_EQ(local_mismatches(b), 0);
   }
 }
 
@@ -77,10 +77,10 @@ TEST(Checkpoint, ManyArraysAndSteps) {
   }
   DistArray<double, 2> u2(Layout<2>::parse("*,block on 1x" + p(), {6, 5}), MPI_COMM_WORLD);
   restore(path, "step_1/u", u2);
-  EXPECT_EQ(mismatches(u2), 0);
+  EXPECT_EQ(local_mismatches(u2), 0);
   DistArray<float, 1> v2(Layout<1>::parse("block on 1", {9}), MPI_COMM_WORLD);
   restore(path, "v", v2);
-  EXPECT_EQ(mismatches(v2), 0);
+  EXPECT_EQ(local_mismatches(v2), 0);
   const DatasetInfo info = checkpoint_info(path, "step_0/u", MPI_COMM_WORLD);
   EXPECT_EQ(info.shape, (std::vector<index_t>{6, 5}));
   EXPECT_EQ(info.element_type, "f64");
@@ -102,7 +102,7 @@ TEST(Checkpoint, AnUnfinishedSaveLeavesThePreviousFile) {
   EXPECT_NE(::access(partial.c_str(), F_OK), 0) << "the temporary file was not removed";
   DistArray<double, 1> b(Layout<1>::parse("cyclic on " + p(), {20}), MPI_COMM_WORLD);
   restore(path, "old", b);
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   EXPECT_THROW(restore(path, "new", b), CheckpointError);
 }
 

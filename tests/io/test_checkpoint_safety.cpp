@@ -26,7 +26,7 @@
 namespace distarray {
 namespace {
 
-using testing::mismatches;
+using testing::local_mismatches;
 using testing::world_rank;
 
 std::string file(const std::string& stem) { return testing::launch_file(stem); }
@@ -65,7 +65,7 @@ TEST(Checkpoint, DataThatDoesNotReadBackIsNeverCommitted) {
   EXPECT_NE(::access(partial.c_str(), F_OK), 0) << "the temporary file was not removed";
   DistArray<double, 1> b(Layout<1>::parse("block on " + p(), {50}), MPI_COMM_WORLD);
   restore(path, "old", b);
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
 }
 
 TEST(Checkpoint, WritersToOnePathNeverShareATemporaryFile) {
@@ -80,7 +80,7 @@ TEST(Checkpoint, WritersToOnePathNeverShareATemporaryFile) {
   second.commit();  // the last complete save wins
   DistArray<double, 1> b(Layout<1>::parse("cyclic on " + p(), {30}), MPI_COMM_WORLD);
   restore(path, "second", b);
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   EXPECT_THROW(restore(path, "first", b), CheckpointError);
 }
 
@@ -141,7 +141,7 @@ TEST(Checkpoint, OlderFormatsStillRestore) {
     rewrite_attributes(path, {{"distarray_checksum", checksum}, {"distarray_format_version", version}});
     DistArray<double, 2> b(Layout<2>::parse("cyclic,cyclic on 1x" + p(), {9, 4}), MPI_COMM_WORLD);
     restore(path, "a", b);
-    EXPECT_EQ(mismatches(b), 0) << "format " << version;
+    EXPECT_EQ(local_mismatches(b), 0) << "format " << version;
     // The old checksum is checked too: zeroed data fails it.
     zero_data(path);
     EXPECT_THROW(restore(path, "a", b), CheckpointError) << "format " << version;
@@ -165,7 +165,7 @@ TEST(Checkpoint, Format3ComplexNamedC64StillRestores) {
                      {{"distarray_element_type", "c64"}});
   DistArray<Z, 2> b(Layout<2>::parse("cyclic,cyclic on 1x" + p(), {9, 4}), MPI_COMM_WORLD);
   restore(path, "a", b);
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   EXPECT_EQ(checkpoint_info(path, "a", MPI_COMM_WORLD).element_type, "c128");
   // The name is in the checksum: the same file claiming format 4 (c128) fails it.
   rewrite_attributes(path, {{"distarray_format_version", 4}});
@@ -214,7 +214,7 @@ void expect_bands_add_up(const DistArray<T, D>& a, DistArray<T, D>& other, const
     s.commit_step();
   }
   restore_step(path + ".series", "a", other);
-  EXPECT_EQ(mismatches(other), 0);
+  EXPECT_EQ(local_mismatches(other), 0);
   EXPECT_THROW(restore(path, "a", other), CheckpointError) << "the last element zeroed on disk";
 }
 

@@ -22,7 +22,7 @@
 namespace distarray {
 namespace {
 
-using testing::mismatches;
+using testing::local_mismatches;
 using testing::world_rank;
 
 std::string p() { return testing::ranks_text(); }
@@ -45,7 +45,7 @@ void expect_groups_restore(const DistArray<T, D>& saved, DistArray<T, D, Kokkos:
         detail::read_by_row_groups(f, ds.get(), "a", meta.element_type, into, group);
     EXPECT_EQ(detail::keyed_checksum(sums, meta.element_type, meta.shape, MPI_COMM_WORLD), meta.checksum);
   }
-  EXPECT_EQ(mismatches(into), 0);
+  EXPECT_EQ(local_mismatches(into), 0);
   if (world_rank() == 0) std::remove(path.c_str());
 }
 
@@ -103,7 +103,7 @@ TEST(Checkpoint, RestoreIntoAnotherLayoutGoesByRowGroupsWhenLarge) {
   const std::string path = file("large");
   save(path, "a", a);
   restore(path, "a", b);
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   if (world_rank() == 0) std::remove(path.c_str());
 }
 
@@ -111,7 +111,7 @@ TEST(Checkpoint, RestoreIntoAnotherLayoutGoesByRowGroupsWhenLarge) {
 /// at row-major global index `changed` (the only one allowed to differ) holds `value`.
 template <class T, int D, class S, class O>
 std::pair<index_t, bool> differences(const DistArray<T, D, S, O>& a, index_t changed, T value) {
-  index_t bad = mismatches(a);
+  index_t bad = local_mismatches(a);
   int seen = 1;  // on the rank owning `changed`: whether it holds `value`
   const auto host = testing::host_block(a);
   for (index_t i = 0; i < a.local_size(); ++i) {

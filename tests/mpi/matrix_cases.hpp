@@ -15,8 +15,10 @@
 #include <complex>
 #include <numeric>
 #include <random>
+#include <span>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -146,41 +148,73 @@ TransformCase<T> draw_case(std::mt19937& rng, MatrixOp op, T alpha, T beta, int 
   return c;
 }
 
-/// Executes the case twice (the second sees the first's B) with
-/// `transform`'s execute and returns how many elements of this rank's local
-/// array of B, padding included, differ from the global formula (the first
+/// `v` copied into a new view of Space (device memory on a GPU build).
+template <class Space, class T>
+Kokkos::View<T*, Space> view_of(const std::vector<T>& v) {
+  Kokkos::View<T*, Space> d("distarray::test_matrix", v.size());
+  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                           v.data(), v.size()));
+  return d;
+}
+
+/// Executes the case twice on `pairs` pairs of local arrays (pair j's values
+/// marked by j; the second execution sees the first's B): first with
+/// execute, then with start and test until complete; the arrays live in the
+/// transform's memory space.  Returns how many elements of this rank's local
+/// arrays of B, padding included, differ from the global formula (the first
 /// three reported as failures).
 template <class T, class Transform>
-int wrong_elements(const TransformCase<T>& c, Transform& transform, const std::string& what) {
+int wrong_elements(const TransformCase<T>& c, Transform& transform, const std::string& what, int pairs = 1) {
+  using Space = typename Transform::memory_space;
   const int rank = world_rank();
   const T pad = value_of<T>(-9, -9, 99);
-  const auto a_value = [](index_t i, index_t j) { return value_of<T>(i, j, 1); };
-  const auto b_value = [&](index_t i, index_t j) {
-    if constexpr (!std::is_integral_v<T>)
-      if (c.nan_b) return T(std::nan(""));
-    return value_of<T>(i, j, 7);
+  const auto a_value = [](int pair) {
+    return [=](index_t i, index_t j) { return value_of<T>(i, j, 1 + 10 * pair); };
   };
-  std::vector<T> la = local_array<T>(c.a, rank, a_value, pad);
-  std::vector<T> lb = local_array<T>(c.b, rank, b_value, pad);
-  transform.execute(c.alpha, la.data(), c.beta, lb.data());
-  transform.execute(c.alpha, la.data(), c.beta, lb.data());
+  const auto b_value = [&](int pair) {
+    return [&c, pair](index_t i, index_t j) {
+      if constexpr (!std::is_integral_v<T>)
+        if (c.nan_b) return T(std::nan(""));
+      return value_of<T>(i, j, 7 + 10 * pair);
+    };
+  };
+  std::vector<Kokkos::View<T*, Space>> la, lb;
+  std::vector<const T*> a;
+  std::vector<T*> b;
+  for (int pair = 0; pair < pairs; ++pair) {
+    la.push_back(view_of<Space>(local_array<T>(c.a, rank, a_value(pair), pad)));
+    lb.push_back(view_of<Space>(local_array<T>(c.b, rank, b_value(pair), pad)));
+    a.push_back(la.back().data());
+    b.push_back(lb.back().data());
+  }
+  if (pairs == 1)
+    transform.execute(c.alpha, a[0], c.beta, b[0]);
+  else
+    transform.execute(c.alpha, std::span<const T* const>(a), c.beta, std::span<T* const>(b));
+  Request request = transform.start(c.alpha, std::span<const T* const>(a), c.beta, std::span<T* const>(b));
+  while (!request.test()) std::this_thread::yield();  // ranks may outnumber cores
   const bool transpose = c.op != MatrixOp::none;
-  const auto expected = [&](index_t i, index_t j) {
-    T v = b_value(i, j);
-    const index_t r = i - c.b_at[0], col = j - c.b_at[1];
-    if (r < 0 || col < 0 || r >= c.extent[0] || col >= c.extent[1]) return v;
-    T x = transpose ? a_value(c.a_at[0] + col, c.a_at[1] + r) : a_value(c.a_at[0] + r, c.a_at[1] + col);
-    if (c.op == MatrixOp::conjugate_transpose) x = conjugated(x);
-    for (int k = 0; k < 2; ++k)
-      v = c.alpha == T(0) ? (c.beta == T(0) ? T(0) : c.beta * v)
-                          : (c.beta == T(0) ? c.alpha * x : c.alpha * x + c.beta * v);
-    return v;
-  };
-  const std::vector<T> want = local_array<T>(c.b, rank, expected, pad);
   int wrong = 0;
-  for (std::size_t k = 0; k < want.size(); ++k)
-    if (!same(lb[k], want[k]) && wrong++ < 3)
-      ADD_FAILURE() << what << ", rank " << rank << ": element " << k << " of B's local array";
+  for (int pair = 0; pair < pairs; ++pair) {
+    const auto expected = [&](index_t i, index_t j) {
+      T v = b_value(pair)(i, j);
+      const index_t r = i - c.b_at[0], col = j - c.b_at[1];
+      if (r < 0 || col < 0 || r >= c.extent[0] || col >= c.extent[1]) return v;
+      T x = transpose ? a_value(pair)(c.a_at[0] + col, c.a_at[1] + r)
+                      : a_value(pair)(c.a_at[0] + r, c.a_at[1] + col);
+      if (c.op == MatrixOp::conjugate_transpose) x = conjugated(x);
+      for (int k = 0; k < 2; ++k)
+        v = c.alpha == T(0) ? (c.beta == T(0) ? T(0) : c.beta * v)
+                            : (c.beta == T(0) ? c.alpha * x : c.alpha * x + c.beta * v);
+      return v;
+    };
+    const std::vector<T> want = local_array<T>(c.b, rank, expected, pad);
+    const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lb[std::size_t(pair)]);
+    for (std::size_t k = 0; k < want.size(); ++k)
+      if (!same(got(k), want[k]) && wrong++ < 3)
+        ADD_FAILURE() << what << ", rank " << rank << ", pair " << pair << ": element " << k
+                      << " of B's local array";
+  }
   return wrong;
 }
 

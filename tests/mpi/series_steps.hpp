@@ -15,7 +15,7 @@ namespace distarray::testing {
 template <class T, int D, class M, class O>
 void fill_step(DistArray<T, D, M, O>& a, int step) {
   const Index<D> shape = a.layout().shape();
-  a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape) + T(1000 * step); });
+  a.fill([&](const Index<D>& g) { return pattern_value<T, D>(g, shape) + T(1000 * step); });
 }
 
 template <class T, int D, class M, class O>
@@ -25,7 +25,7 @@ index_t step_mismatches(const DistArray<T, D, M, O>& a, int step) {
   index_t bad = 0;
   for (index_t i = 0; i < a.local_size(); ++i) {
     const Index<D> g = a.global_index(a.local_index(i));
-    bad += host.data()[i] != pattern<T, D>(g, a.layout().shape()) + T(1000 * step);
+    bad += host.data()[i] != pattern_value<T, D>(g, a.layout().shape()) + T(1000 * step);
   }
   MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   return bad;

@@ -23,11 +23,11 @@ namespace distarray {
 namespace {
 
 using testing::expect_throw_on_every_rank;
-using testing::pattern;
+using testing::pattern_value;
 using testing::ranks_text;
 
 double value(const Index<2>& g, const Index<2>& shape, std::size_t j) {
-  return pattern<double, 2>(g, shape) + 1e6 * double(j);
+  return pattern_value<double, 2>(g, shape) + 1e6 * double(j);
 }
 
 /// Elements of the k arrays that do not hold their array's values.

@@ -111,7 +111,7 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
   for (int k = 0; k < 6; ++k) {  // past the automatic engine's trials
     Kokkos::deep_copy(b.local(), -1.0);
     plan.execute(a, b);
-    EXPECT_EQ(testing::mismatches(b), 0) << "execution " << k;
+    EXPECT_EQ(testing::local_mismatches(b), 0) << "execution " << k;
   }
   const PlanReport& r = plan.report();
   const bool sends = r.messages_sent + (r.bytes_local > 0) > 0;
@@ -154,14 +154,14 @@ TEST(Exchange, AutomaticEngineMeasuresThenSettles) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
   if (!host_space && detail::staged_buffers(BufferStaging::automatic, host_space)) {
     plan.execute(a, b);
-    EXPECT_EQ(testing::mismatches(b), 0);
+    EXPECT_EQ(testing::local_mismatches(b), 0);
     EXPECT_EQ(plan.report().exchange.rfind("alltoallv", 0), 0u) << plan.report().exchange;
     return;
   }
   EXPECT_EQ(plan.report().exchange, "auto(measuring)");
   for (int k = 0; k < 5; ++k) {
     plan.execute(a, b);
-    ASSERT_EQ(testing::mismatches(b), 0);
+    ASSERT_EQ(testing::local_mismatches(b), 0);
   }
   const std::string settled = plan.report().exchange;
   EXPECT_TRUE(settled.rfind("alltoallv", 0) == 0 || settled.rfind("datatype", 0) == 0) << settled;

@@ -91,7 +91,7 @@ Executions run(const std::string& from_text, const std::string& to_text, Exchang
     if (k == settled) r.settled = c;
     if (k > settled) EXPECT_EQ(c, r.settled) << "execution " << k;
     if (k > 0) EXPECT_EQ(c.allocations, 0) << "execution " << k;
-    EXPECT_EQ(testing::mismatches(b), 0) << "execution " << k;
+    EXPECT_EQ(testing::local_mismatches(b), 0) << "execution " << k;
   }
   r.report = plan.report();
   return r;

@@ -42,7 +42,7 @@ void check(const std::string& from_text, const std::string& to_text, const Index
     for (int run = 0; run < 3; ++run) {
       Kokkos::deep_copy(b.local(), -1.0);
       plan.execute(a, b);
-      ASSERT_EQ(testing::mismatches(b), 0) << "execution " << run;
+      ASSERT_EQ(testing::local_mismatches(b), 0) << "execution " << run;
     }
   }
 }

@@ -29,8 +29,8 @@ using testing::Variant;
 using testing::variants;
 using testing::world_size;
 
-using testing::mismatches;
-using testing::pattern;
+using testing::local_mismatches;
+using testing::pattern_value;
 
 /// Redistributes the pattern from `from` to `to` with every variant that
 /// applies, between local blocks stored in the given Kokkos layouts.
@@ -40,7 +40,7 @@ void check_pair(const std::string& from_text, const std::string& to_text, const 
   const auto from = Layout<D>::parse(from_text, shape);
   const auto to = Layout<D>::parse(to_text, shape);
   DistArray<T, D, Space, SourceOrder> a(from, MPI_COMM_WORLD);
-  a.fill([&](const Index<D>& g) { return pattern<T, D>(g, shape); });
+  a.fill([&](const Index<D>& g) { return pattern_value<T, D>(g, shape); });
   for (const Variant& v : variants()) {
     if (v.method == RedistMethod::indirect && !(from.grid() == to.grid())) continue;
     if (v.method == RedistMethod::multiphase && !has_multiphase(from, to)) continue;
@@ -53,12 +53,12 @@ void check_pair(const std::string& from_text, const std::string& to_text, const 
     DistArray<T, D, Space, DestOrder> b(to, MPI_COMM_WORLD);
     Plan<T, D, Space, SourceOrder, DestOrder> plan(from, to, MPI_COMM_WORLD, options);
     plan.execute(a, b);
-    ASSERT_EQ(mismatches(b), 0);
+    ASSERT_EQ(local_mismatches(b), 0);
     // Non-blocking: test() alone drives every step to completion.
     Kokkos::deep_copy(b.local(), T(-1));
     Request request = plan.start(a, b);
     while (!request.test()) std::this_thread::yield();  // ranks may outnumber cores: let the others progress
-    ASSERT_EQ(mismatches(b), 0) << "start, then test() until complete";
+    ASSERT_EQ(local_mismatches(b), 0) << "start, then test() until complete";
   }
 }
 
@@ -129,7 +129,7 @@ TEST(Plan, AutomaticEngineIsRightWhileMeasuringAndAfter) {
           plan.execute(a, b);
         else
           plan.start(a, b).wait();  // a measuring execution completes inside start
-        ASSERT_EQ(mismatches(b), 0) << "execution " << run;
+        ASSERT_EQ(local_mismatches(b), 0) << "execution " << run;
       }
       EXPECT_EQ(plan.report().exchange.find("measuring"), std::string::npos) << plan.report().exchange;
     }
@@ -180,7 +180,7 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
   const auto from = Layout<2>::parse("block,cyclic(2) on " + grid2(p, 1), {64, 48});
   const auto to = Layout<2>::parse("cyclic(3),block on " + grid2(1, p), {64, 48});
   DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD), c(from, MPI_COMM_WORLD);
-  a.fill([&](const Index<2>& g) { return pattern<double, 2>(g, {64, 48}); });
+  a.fill([&](const Index<2>& g) { return pattern_value<double, 2>(g, {64, 48}); });
   for (ExchangeEngine e :
        {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded, ExchangeEngine::datatype}) {
     PlanOptions o;
@@ -191,9 +191,9 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
       if (i == 10) before = resident_kib();
       Kokkos::deep_copy(b.local(), -1.0);
       forward.execute(a, b);
-      ASSERT_EQ(mismatches(b), 0) << "execution " << i;
+      ASSERT_EQ(local_mismatches(b), 0) << "execution " << i;
       back.execute(b, c);
-      ASSERT_EQ(mismatches(c), 0) << "execution " << i;
+      ASSERT_EQ(local_mismatches(c), 0) << "execution " << i;
     }
     if (testing::resident_memory_is_meaningful)
       EXPECT_LE(resident_kib() - before, 256) << "resident memory grew over 90 executions";
@@ -227,7 +227,7 @@ TEST(Plan, BadInputThrowsOnEveryRank) {
   expect_throw_on_every_rank([&] { plan.execute(a, last ? wrong : b); }, "built for");
   testing::fill_pattern(a);
   plan.execute(a, b);  // and the plan still works
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
 }
 
 TEST(Plan, ReportsWhatItDid) {

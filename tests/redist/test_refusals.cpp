@@ -4,7 +4,7 @@
 // waiting in a collective.  Each case runs under a watchdog and ends with a
 // barrier that every rank must reach.
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/redist/plan.hpp>
 
 #include "mpi/pattern.hpp"
@@ -72,7 +72,7 @@ TEST(Refusals, HsuChungForcedWhereItDoesNotApply) {
     Plan<double, 1> plan(s, t, MPI_COMM_WORLD, hsu_chung);
     EXPECT_GT(plan.chosen().chain.size(), 2u) << plan.explain();
     plan.execute(a, b);
-    EXPECT_EQ(testing::mismatches(b), 0);
+    EXPECT_EQ(testing::local_mismatches(b), 0);
   }
   // A named candidate the schedule cannot build.
   hsu_chung.method = RedistMethod::automatic;
@@ -86,7 +86,7 @@ TEST(Refusals, HsuChungForcedWhereItDoesNotApply) {
   testing::fill_pattern(a);
   Plan<double, 1> plan(s, k, MPI_COMM_WORLD, hsu_chung);
   plan.execute(a, b);
-  EXPECT_EQ(testing::mismatches(b), 0);
+  EXPECT_EQ(testing::local_mismatches(b), 0);
 }
 
 TEST(Refusals, AnAllocationThatFailsOnOneRankOnly) {
@@ -155,9 +155,9 @@ TEST(Refusals, StartWhileInFlightWithRanksOutsideTheGrid) {
     expect_agreed<UsageError>(
         what + ", execute", [&] { plan.execute(a, b); }, "in flight");
     first.wait();
-    EXPECT_EQ(testing::mismatches(b), 0) << what;
+    EXPECT_EQ(testing::local_mismatches(b), 0) << what;
     plan.execute(a, b);  // and the plan goes on
-    EXPECT_EQ(testing::mismatches(b), 0) << what;
+    EXPECT_EQ(testing::local_mismatches(b), 0) << what;
   }
 }
 
@@ -195,7 +195,7 @@ TEST(Refusals, BatchRefusalsWithRanksOutsideTheGrid) {
       "a wrong array outside the grid",
       [&] { plan.execute(std::span(world_rank() == 0 ? wrong : a), std::span(b)); }, "built for");
   plan.execute(std::span(a), std::span(b));  // and the plan goes on
-  for (const auto& y : b) EXPECT_EQ(testing::mismatches(y), 0);
+  for (const auto& y : b) EXPECT_EQ(testing::local_mismatches(y), 0);
 }
 
 TEST(Refusals, OneOffRedistributionWithRenumbering) {
@@ -214,7 +214,7 @@ TEST(Refusals, OneOffRedistributionWithRenumbering) {
   DistArray<double, 1> a(from, MPI_COMM_WORLD);
   testing::fill_pattern(a);
   const auto b = redistribute(a, to, options);
-  EXPECT_EQ(testing::mismatches(b), 0);
+  EXPECT_EQ(testing::local_mismatches(b), 0);
 }
 
 }  // namespace

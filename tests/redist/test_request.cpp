@@ -21,7 +21,7 @@ namespace distarray {
 namespace {
 
 using testing::expect_throw_on_every_rank;
-using testing::mismatches;
+using testing::local_mismatches;
 using testing::ranks_text;
 
 const Index<2> shape{19, 13};  // ragged on every rank count
@@ -59,8 +59,8 @@ TEST(Request, TwoPlansInterleaved) {
       }
       two.wait();
       one.wait();
-      ASSERT_EQ(mismatches(b), 0) << "execution " << run;
-      ASSERT_EQ(mismatches(d), 0) << "execution " << run;
+      ASSERT_EQ(local_mismatches(b), 0) << "execution " << run;
+      ASSERT_EQ(local_mismatches(d), 0) << "execution " << run;
     }
   }
 }
@@ -73,10 +73,10 @@ TEST(Request, OneExecutionInFlightPerPlan) {
   expect_throw_on_every_rank([&] { (void)plan.start(a, b); }, "in flight");
   expect_throw_on_every_rank([&] { plan.execute(a, b); }, "in flight");
   request.wait();
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   EXPECT_EQ(plan.report().executions, 1);
   plan.execute(a, b);  // and the plan goes on
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
 }
 
 TEST(Request, ARequestNamesOneExecution) {
@@ -90,7 +90,7 @@ TEST(Request, ARequestNamesOneExecution) {
   EXPECT_TRUE(earlier.done());  // the later execution is not the earlier request's
   EXPECT_TRUE(earlier.test());
   later.wait();
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   Request nothing;
   EXPECT_TRUE(nothing.done());
   nothing.wait();
@@ -107,12 +107,12 @@ TEST(Request, DestroyingARequestInFlightCompletesIt) {
   testing::fill_pattern(a);
   Plan<double, 2> plan(rows(), columns(), MPI_COMM_WORLD, engine(ExchangeEngine::encoded));
   { Request dropped = plan.start(a, b); }
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   EXPECT_EQ(plan.report().executions, 1);
   Kokkos::deep_copy(b.local(), -1.0);
   Request first = plan.start(a, b);
   first = Request();  // assigning over a request in flight completes it too
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
 }
 
 TEST(Request, DestroyingAPlanInFlightCompletesItsExecution) {
@@ -129,7 +129,7 @@ TEST(Request, DestroyingAPlanInFlightCompletesItsExecution) {
     }
     EXPECT_TRUE(outlives.done());
     outlives.wait();  // the plan is gone: nothing to do
-    EXPECT_EQ(mismatches(b), 0) << to_string(m);
+    EXPECT_EQ(local_mismatches(b), 0) << to_string(m);
   }
 }
 
@@ -150,20 +150,20 @@ TEST(Request, PlansMove) {
     Request request = plans[0].start(a, b);
     Plan<double, 2> moved(std::move(plans[0]));
     request.wait();
-    EXPECT_EQ(mismatches(b), 0);
+    EXPECT_EQ(local_mismatches(b), 0);
     Kokkos::deep_copy(b.local(), -1.0);
     moved.execute(a, b);
-    EXPECT_EQ(mismatches(b), 0);
+    EXPECT_EQ(local_mismatches(b), 0);
     EXPECT_EQ(moved.report().executions, 2);
     Plan<double, 2> other(rows(), columns(), MPI_COMM_WORLD, engine(ExchangeEngine::p2p));
     DistArray<double, 2> c(columns(), MPI_COMM_WORLD);
     Request pending = other.start(a, c);
     other = std::move(moved);  // completes `other`'s execution before freeing it
     EXPECT_TRUE(pending.done());
-    EXPECT_EQ(mismatches(c), 0);
+    EXPECT_EQ(local_mismatches(c), 0);
     Kokkos::deep_copy(b.local(), -1.0);
     other.execute(a, b);
-    EXPECT_EQ(mismatches(b), 0);
+    EXPECT_EQ(local_mismatches(b), 0);
   }
 }
 
@@ -181,7 +181,7 @@ TEST(Request, RunsOnTheGivenInstance) {
     const Exec exec;
     Request request = plan.start(a, b, exec);
     request.wait();
-    EXPECT_EQ(mismatches(b), 0) << to_string(m);
+    EXPECT_EQ(local_mismatches(b), 0) << to_string(m);
   }
 }
 

@@ -19,8 +19,8 @@
 namespace distarray {
 namespace {
 
-using testing::mismatches;
-using testing::pattern;
+using testing::local_mismatches;
+using testing::pattern_value;
 using testing::ranks_text;
 using testing::world_rank;
 using testing::world_size;
@@ -85,7 +85,7 @@ TEST(Wisdom, TheSecondPlanTakesTheEngineWithoutMeasuring) {
   options.wisdom = fresh_file("engine");
   DistArray<double, 2, Kokkos::HostSpace, Kokkos::LayoutRight> a(from, MPI_COMM_WORLD);
   DistArray<double, 2, Kokkos::HostSpace, Kokkos::LayoutLeft> b(to, MPI_COMM_WORLD);
-  a.fill([&](const Index<2>& g) { return pattern<double, 2>(g, shape); });
+  a.fill([&](const Index<2>& g) { return pattern_value<double, 2>(g, shape); });
   using P = Plan<double, 2, Kokkos::HostSpace, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
   std::string settled;
   {
@@ -99,7 +99,7 @@ TEST(Wisdom, TheSecondPlanTakesTheEngineWithoutMeasuring) {
   EXPECT_EQ(second.report().exchange, settled);  // decided before any execution
   Kokkos::deep_copy(b.local(), -1.0);
   second.execute(a, b);
-  EXPECT_EQ(mismatches(b), 0);
+  EXPECT_EQ(local_mismatches(b), 0);
   if (world_rank() == 0) EXPECT_NE(contents(options.wisdom).find("engine\t"), std::string::npos);
 }
 

@@ -18,7 +18,7 @@
 namespace distarray {
 namespace {
 
-using testing::mismatches;
+using testing::local_mismatches;
 using testing::resident_kib;
 using testing::world_rank;
 using testing::world_size;
@@ -47,7 +47,7 @@ TEST(Soak, OnePlanTenThousandExecutions) {
   for (int i = 0; i < executions; ++i) {
     if (i == 100) start = resident_kib();  // after the automatic engine has settled
     plan.execute(a, b);
-    if (i % 1000 == 999) ASSERT_EQ(mismatches(b), 0) << "execution " << i;
+    if (i % 1000 == 999) ASSERT_EQ(local_mismatches(b), 0) << "execution " << i;
   }
   const long end = resident_kib();
   report(("plan executions (" + plan.report().exchange + ")").c_str(), start, end, executions);
@@ -69,7 +69,7 @@ TEST(Soak, OneThousandSaveRestoreCycles) {
     save(path, "u", a);
     Kokkos::deep_copy(b.local(), -1.0);
     restore(path, "u", b);
-    ASSERT_EQ(mismatches(b), 0) << "cycle " << i;
+    ASSERT_EQ(local_mismatches(b), 0) << "cycle " << i;
   }
   const long end = resident_kib();
   report("checkpoint save+restore", start, end, cycles);

@@ -167,10 +167,10 @@ std::string ownership_text(const Layout<2>& layout, int index_base) {
     const Coord<2> co = *layout.grid().coord_of(r);
     const Index<2> e = layout.local_extents(co);
     ranks.push_back({"P" + std::to_string(r), "(" + std::to_string(co[0]) + "," + std::to_string(co[1]) + ")",
-                     std::to_string(e[0]) + "x" + std::to_string(e[1])});
+                     extents_text(e)});
   }
   const std::string cut = cut_note(std::max(shape[0], shape[1]));
-  return header(layout.to_string(), std::to_string(shape[0]) + "x" + std::to_string(shape[1]),
+  return header(layout.to_string(), extents_text(shape),
                 layout.dist(0).basis().to_string() + "  (x)  " + layout.dist(1).basis().to_string()) +
          "owner of each element\n" + table(owners) + cut + "\nlocal index (row,column) on the owner\n" +
          table(locals) + cut + "\n" + table(ranks);
@@ -182,9 +182,7 @@ std::string ownership_svg(const Layout<1>& layout) {
 }
 
 std::string ownership_svg(const Layout<2>& layout) {
-  const Index<2> s = layout.shape();
-  return svg_of(cells_of(layout),
-                layout.to_string() + " (" + std::to_string(s[0]) + "x" + std::to_string(s[1]) + ")");
+  return svg_of(cells_of(layout), layout.to_string() + " (" + extents_text(layout.shape()) + ")");
 }
 
 }  // namespace distarray::cli

@@ -102,10 +102,4 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   if (!j.flush()) throw Error("cannot write JSON file '" + json_path + "'");
 }
 
-std::string shape_text(const std::vector<index_t>& shape) {
-  std::string s;
-  for (std::size_t d = 0; d < shape.size(); ++d) s += (d ? "x" : "") + std::to_string(shape[d]);
-  return s;
-}
-
 }  // namespace distarray::cli

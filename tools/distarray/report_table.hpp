@@ -29,7 +29,4 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat);
 /// The table on rank 0; JSON to `json_path` unless it is empty.
 void print(const Summary& s, const std::string& json_path, MPI_Comm comm);
 
-/// "4096x4096".
-std::string shape_text(const std::vector<index_t>& shape);
-
 }  // namespace distarray::cli

@@ -1,7 +1,6 @@
 #pragma once
 // The core layer of distarray: distributions, grids, layouts and arrays.
 #include <distarray/core/checked.hpp>
-#include <distarray/core/collective.hpp>
 #include <distarray/core/dist1d.hpp>
 #include <distarray/core/dist_array.hpp>
 #include <distarray/core/environment.hpp>

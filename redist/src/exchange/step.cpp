@@ -1,6 +1,6 @@
 // Step: the engine factory and what a step reports.
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/step.hpp>
 

@@ -1,6 +1,7 @@
 #include <distarray/redist/block_cyclic_matrix.hpp>
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string>
 
@@ -39,8 +40,8 @@ Index<2> BlockCyclicMatrix::local_extents(int rank) const {
 void BlockCyclicMatrix::validate(int rank, int comm_size) const {
   const auto fail = [](const std::string& what) { throw LayoutError("block-cyclic matrix: " + what); };
   if (ranks.size() != std::size_t(axes[0].procs()) * std::size_t(axes[1].procs()))
-    fail(std::to_string(ranks.size()) + " ranks for a " + std::to_string(axes[0].procs()) + "x" +
-         std::to_string(axes[1].procs()) + " grid");
+    fail(std::to_string(ranks.size()) + " ranks for a " +
+         extents_text(std::array{axes[0].procs(), axes[1].procs()}) + " grid");
   if (std::set<int>(ranks.begin(), ranks.end()).size() != ranks.size())
     fail("a rank appears twice in the grid");
   for (int r : ranks)

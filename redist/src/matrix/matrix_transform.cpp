@@ -1,7 +1,8 @@
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/matrix_transform.hpp>
 
+#include <array>
 #include <string>
 
 namespace distarray::detail {
@@ -17,8 +18,8 @@ void check_window(const char* name, const BlockCyclicMatrix& m, const Index<2>& 
   for (std::size_t d = 0; d < 2; ++d)
     if (at[d] < 0 || extent[d] < 0 || at[d] + extent[d] > m.axes[d].extent())
       throw ShapeMismatch(std::string("matrix transform: the ") + pair_text(extent) + " window of " + name +
-                          " at " + pair_text(at) + " leaves its " + std::to_string(m.axes[0].extent()) + "x" +
-                          std::to_string(m.axes[1].extent()) + " matrix");
+                          " at " + pair_text(at) + " leaves its " +
+                          extents_text(std::array{m.axes[0].extent(), m.axes[1].extent()}) + " matrix");
 }
 
 }  // namespace
@@ -29,6 +30,7 @@ MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> 
     : op_(op) {
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
+  DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm_, &control_comm_));
   int rank = 0, size = 0;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size));
@@ -42,6 +44,7 @@ MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> 
       return matrix_tables(a, a_at, b, b_at, extent, transpose, rank);
     });
   } catch (...) {
+    MPI_Comm_free(&control_comm_);
     MPI_Comm_free(&comm_);
     throw;
   }
@@ -50,7 +53,13 @@ MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> 
 MatrixTransformLogic::~MatrixTransformLogic() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (finalized) return;
+  if (control_comm_ != MPI_COMM_NULL) MPI_Comm_free(&control_comm_);
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void MatrixTransformLogic::agree_to_start(std::size_t pairs, const std::function<void()>& checks) const {
+  agree_on_checks(control_comm_, long(pairs), "the number of matrix pairs to move", checks);
 }
 
 }  // namespace distarray::detail

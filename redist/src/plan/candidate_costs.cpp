@@ -6,7 +6,7 @@
 #include "detail/peer_tuples.hpp"
 
 #include <distarray/core/checked.hpp>
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/candidates.hpp>
 

@@ -4,7 +4,7 @@
 #include "detail/dimensions.hpp"
 #include "detail/peer_tuples.hpp"
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/candidates.hpp>
 

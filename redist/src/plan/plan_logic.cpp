@@ -3,13 +3,12 @@
 
 #include "detail/dimensions.hpp"
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
 #include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/plan_logic.hpp>
 
-#include <exception>
 #include <tuple>
 
 namespace distarray {
@@ -124,8 +123,8 @@ void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std
   int rank = 0, size = 1;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size));
-  std::string plan_text;  // what, besides ranks, element size and step, an engine decision depends on
-  for (int d = 0; d < D; ++d) plan_text += (d ? "x" : "") + std::to_string(from_.shape()[d]);
+  std::string plan_text = extents_text(
+      from_.shape());  // what, besides ranks, element size and step, an engine decision depends on
   plan_text += "\t" + from_.to_string() + "\t" + to_.to_string() + "\t" + order_name(orders.first) + "," +
                order_name(orders.second) + "\t" + c.name;
   // The dimension an indirect link moves (D: none, the link is skipped); 0 for the other methods.
@@ -216,13 +215,7 @@ void PlanLogic<D>::check_arrays(const Layout<D>& source, MPI_Comm source_comm, c
 
 template <int D>
 void PlanLogic<D>::agree_to_start(std::size_t arrays, const std::function<void()>& checks) const {
-  std::exception_ptr refusal;
-  try {
-    checks();
-  } catch (...) {
-    refusal = std::current_exception();
-  }
-  detail::agree_on_error(control_comm_, refusal, long(arrays), "the number of arrays to move");
+  detail::agree_on_checks(control_comm_, long(arrays), "the number of arrays to move", checks);
 }
 
 template <int D>

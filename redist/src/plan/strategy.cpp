@@ -10,19 +10,13 @@ namespace distarray {
 
 namespace {
 
-template <int D>
-std::string shape_text(const Layout<D>& l) {
-  std::string s;
-  for (int d = 0; d < D; ++d) s += (d ? "x" : "") + std::to_string(l.shape()[d]);
-  return s;
-}
-
 /// Errors that depend on the layouts and the communicator's size only (the same on every rank).
 template <int D>
 void validate(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options) {
   if (from.shape() != to.shape())
-    throw ShapeMismatch("plan from '" + from.to_string() + "' of shape " + shape_text(from) + " to '" +
-                        to.to_string() + "' of shape " + shape_text(to) + ": the global shapes differ");
+    throw ShapeMismatch("plan from '" + from.to_string() + "' of shape " + extents_text(from.shape()) +
+                        " to '" + to.to_string() + "' of shape " + extents_text(to.shape()) +
+                        ": the global shapes differ");
   int size = 0;
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
   for (const Layout<D>* l : {&from, &to})

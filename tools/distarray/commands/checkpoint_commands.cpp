@@ -4,7 +4,9 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "element_pattern.hpp"
+#include "element_types.hpp"
+
+#include <distarray/support/element_pattern.hpp>
 #include "report_table.hpp"
 
 #include <distarray/core.hpp>
@@ -85,21 +87,18 @@ int run_save(int argc, char** argv, MPI_Comm comm) {
   return dispatch(args.get("type", "f64"), shape.size(), [&]<class T, int D>() {
     const Index<D> extents = extents_of<T, D>(shape);
     DistArray<T, D> a(Layout<D>::parse(args.get("from", ""), extents), comm);
-    const auto fill = [&](index_t shift) {
-      a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents) + shift); });
-    };
     const double start = MPI_Wtime();
     if (series) {
       Series s(path, comm);
       for (index_t step = first; step < first + steps; ++step) {
-        fill(step);
+        support::fill_pattern(a, step);
         s.begin_step(std::uint64_t(step),
                      {{"time", 0.001 * double(step)}, {"writer", std::string("distarray save")}});
         s.write(name, a, compression_of(args));
         s.commit_step();
       }
     } else {
-      fill(0);
+      support::fill_pattern(a);
       CheckpointWriter w(path, comm);
       w.write(name, a, compression_of(args));
       // For tests of interrupted saves: the file is written but not yet in place.
@@ -151,11 +150,11 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
     else
       restore(path, name, a, options);
     print_io("restored '" + name + "'" + (series ? " step " + std::to_string(shift) : "") + " (" +
-                 info.element_type + " " + shape_text(info.shape) + ") from",
+                 info.element_type + " " + extents_text(info.shape) + ") from",
              a.layout().to_string(), path, element_count(extents) * index_t(sizeof(T)), MPI_Wtime() - start,
              comm);
     if (!args.has("verify")) return 0;
-    const index_t bad = pattern_mismatches(a, shift);
+    const index_t bad = support::pattern_mismatches(a, shift);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0)

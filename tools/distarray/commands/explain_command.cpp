@@ -3,7 +3,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "element_pattern.hpp"
+#include "element_types.hpp"
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>

@@ -26,7 +26,7 @@ std::string attribute_text(const AttributeValue& v) {
 }
 
 std::string array_text(const std::string& name, const DatasetInfo& info) {
-  std::string t = "  " + name + "  " + info.element_type + " " + shape_text(info.shape);
+  std::string t = "  " + name + "  " + info.element_type + " " + extents_text(info.shape);
   if (!info.saved_layout.empty())
     t += "  saved from \"" + info.saved_layout + "\"" +
          (info.storage_order.empty() ? "" : " (" + info.storage_order + ")");

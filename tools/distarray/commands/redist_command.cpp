@@ -3,7 +3,9 @@
 
 #include "args.hpp"
 #include "commands.hpp"
-#include "element_pattern.hpp"
+#include "element_types.hpp"
+
+#include <distarray/support/element_pattern.hpp>
 #include "report_table.hpp"
 
 #include <distarray/core.hpp>
@@ -39,7 +41,7 @@ struct RedistRun {
     using Space = Kokkos::DefaultExecutionSpace::memory_space;
     DistArray<T, D, Space, SourceOrder> a(src, comm);
     DistArray<T, D, Space, DestOrder> b(dst, comm);
-    a.fill([&](const Index<D>& g) { return pattern_value<T>(row_major_offset(g, extents)); });
+    support::fill_pattern(a);
     // Every rank starts the plan together: ranks that own little would
     // otherwise count the fill of the others as plan time.
     DISTARRAY_MPI_CHECK(MPI_Barrier(comm));
@@ -47,7 +49,7 @@ struct RedistRun {
     for (int i = 0; i < repeat; ++i) plan.execute(a, b);
 
     Summary s = summarize(plan.report(), comm, repeat);
-    s.title = "distarray redist: " + shape_text(shape) + " " + type;
+    s.title = "distarray redist: " + extents_text(shape) + " " + type;
     s.from = src.to_string();
     s.to = dst.to_string();
     if constexpr (std::is_same_v<SourceOrder, Kokkos::LayoutLeft>) s.from += " (column-major)";
@@ -55,7 +57,7 @@ struct RedistRun {
     s.elements = element_count(extents);
     s.element_bytes = index_t(sizeof(T));
     if (args.has("verify")) {
-      const index_t bad = pattern_mismatches(b);
+      const index_t bad = support::pattern_mismatches(b);
       s.verified = bad == 0 ? "ok, every element" : std::to_string(bad) + " elements WRONG";
       s.failed = bad != 0;
     }

@@ -11,7 +11,7 @@
 #define DISTARRAY_INCLUDING_DETAIL_FROM_DIST_ARRAY
 #endif
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/detail/view_of.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/proc_grid.hpp>

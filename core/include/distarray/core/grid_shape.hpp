@@ -6,6 +6,7 @@
 // schedules can be studied for grids far larger than the machine.
 
 #include <distarray/core/error.hpp>
+#include <distarray/core/types.hpp>
 
 #include <array>
 #include <optional>
@@ -66,8 +67,7 @@ struct GridShape {
 
   /// "2x3", or "3x1@4" when the grid does not start at rank 0.
   std::string to_string() const {
-    std::string s;
-    for (int d = 0; d < D; ++d) s += (d ? "x" : "") + std::to_string(dims[d]);
+    std::string s = extents_text(dims);
     if (first_rank != 0) s += "@" + std::to_string(first_rank);
     return s;
   }

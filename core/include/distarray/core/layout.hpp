@@ -47,7 +47,7 @@ class Layout {
       throw LayoutError(prefix() + std::to_string(spec.dists.size()) + " distributions for a " +
                         std::to_string(D) + "-dimensional shape");
     if (spec.grid.size() != std::size_t(D))
-      throw LayoutError(prefix() + "grid 'on " + grid_text(spec) + "' has " +
+      throw LayoutError(prefix() + "grid 'on " + extents_text(spec.grid) + "' has " +
                         std::to_string(spec.grid.size()) + " dimensions, the shape has " + std::to_string(D));
     std::array<int, D> dims{};
     std::array<Dist1D, D> dists;
@@ -109,12 +109,6 @@ class Layout {
   friend bool operator==(const Layout&, const Layout&) = default;
 
  private:
-  static std::string grid_text(const LayoutSpec& spec) {
-    std::string s;
-    for (std::size_t d = 0; d < spec.grid.size(); ++d) s += (d ? "x" : "") + std::to_string(spec.grid[d]);
-    return s;
-  }
-
   GridShape<D> grid_{};
   std::array<Dist1D, D> dists_{};
 };

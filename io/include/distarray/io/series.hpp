@@ -31,6 +31,7 @@
 #include <distarray/io/checkpoint.hpp>
 #include <distarray/io/detail/array_io.hpp>
 #include <distarray/io/detail/rollback_journal.hpp>
+#include <distarray/io/detail/series_reading.hpp>
 #include <distarray/io/detail/temporary_file.hpp>
 
 #include <cstdint>
@@ -112,21 +113,10 @@ struct StepInfo {
 /// nothing (open_series_for_reading).  Empty for a plain checkpoint.
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm);
 
-namespace detail {
-/// Opens a series to read, never writing: CheckpointError while a writer is
-/// inside a step; a warning (rank 0) for a step a stopped writer left
-/// unfinished or a journal that is not the file's.  Collective.
-Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm);
-/// The group of step `step` of an open series, or of its latest complete
-/// step that holds array `name`; CheckpointError when absent, incomplete or
-/// damaged.  Warns (rank 0) of the later steps passed over.
-std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, const std::string& name,
-                        std::uint64_t& chosen);
-}  // namespace detail
-
 /// Fills `into` (any layout, storage order and rank count) from array
 /// `name` of step `step`, by default the latest complete one holding it; returns the
-/// step read.  Collective.  As restore(): on a read error or a checksum
+/// step read.  restore()'s arguments with the step before the options (the
+/// one that series add).  Collective.  As restore(): on a read error or a checksum
 /// mismatch `into` may hold part of the data; `options` as restore()'s.
 template <class T, int D, class M, class O>
 std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,

@@ -5,16 +5,20 @@
 // as a plan, built once and executed many times.
 //
 //   MatrixTransform<double> t(a, {ia, ja}, b, {ib, jb}, {m, n}, MatrixOp::transpose, comm);
-//   t.execute(alpha, a_local, beta, b_local);        // collective, repeatable
+//   t.execute(alpha, a_local, beta, b_local);            // collective, repeatable
+//   auto request = t.start(alpha, a_local, beta, b_local); ... request.wait();  // non-blocking
+//   t.execute(alpha, std::span(as), beta, std::span(bs));  // k pairs, one exchange
 //
 // sub(B) is the m x n window of B at (ib, jb) (0-based) and sub(A) the
 // window of A at (ia, ja) that op maps onto it.  The scaling, the
 // conjugation and the transposition happen inside the pack and unpack
 // kernels of one exchange step (element_op.hpp): no extra pass.  beta = 0
 // never reads B; alpha = 0 never reads A (and sends nothing); alpha = 1,
-// beta = 0, op none is a redistribution.  Every exchange engine but
-// `encoded` moves it (UsageError on every rank: its receivers place data by
-// headers only a Plan builds); transforms that scale go by alltoallv or p2p.
+// beta = 0, op none is a redistribution.  A transform runs on the machinery
+// of a Plan (plan.hpp): one Step, started on a Flight, completed through a
+// Request.  Every exchange engine but `encoded` moves it (UsageError on
+// every rank: its receivers place data by headers only a Plan builds);
+// transforms that scale go by alltoallv or p2p.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -23,8 +27,10 @@
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/redist/block_cyclic_matrix.hpp>
-#include <distarray/redist/detail/matrix_tables.hpp>
+#include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/detail/matrix_transform_logic.hpp>
 #include <distarray/redist/detail/step.hpp>
+#include <distarray/redist/request.hpp>
 
 #ifdef DISTARRAY_INCLUDING_DETAIL_FROM_MATRIX_TRANSFORM
 #undef DISTARRAY_INCLUDING_DETAIL
@@ -32,6 +38,9 @@
 #endif
 
 #include <memory>
+#include <span>
+#include <string>
+#include <vector>
 
 namespace distarray {
 
@@ -42,34 +51,22 @@ enum class MatrixExecutions {
 };
 
 namespace detail {
-
-/// The untyped half of a MatrixTransform: the checked inputs, the plan's
-/// communicator and this rank's copy tables (redist/src/matrix/matrix_transform.cpp).
-class MatrixTransformLogic {
- public:
-  /// Collective over `comm`: LayoutError or ShapeMismatch on every rank for
-  /// bad matrices or windows.
-  MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
-                       Index<2> extent, MatrixOp op, MPI_Comm comm);
-  MatrixTransformLogic(const MatrixTransformLogic&) = delete;
-  MatrixTransformLogic& operator=(const MatrixTransformLogic&) = delete;
-  ~MatrixTransformLogic();
-
-  MPI_Comm comm() const { return comm_; }
-  const MatrixTables& tables() const { return tables_; }
-  MatrixOp op() const { return op_; }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  MatrixOp op_;
-  MatrixTables tables_;
-};
-
+/// Passed to MatrixTransform::start by a caller that makes every rank start
+/// alike itself (one pair, the same scalars, nothing in flight): the
+/// ScaLAPACK routines, whose contract gives every process the same scalar
+/// arguments and which call it blocking.  start then skips its agreement,
+/// one reduction per call.
+struct AgreedStart {};
 }  // namespace detail
 
-template <class T, class MemorySpace = Kokkos::HostSpace>
+/// Local arrays live in MemorySpace (as a Plan's and a DistArray's, by
+/// default the default execution space's memory; ScaLAPACK's are HostSpace).
+template <class T, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
 class MatrixTransform {
  public:
+  using memory_space = MemorySpace;
+  using execution_space = typename MemorySpace::execution_space;
+
   /// Collective over `comm`, whose ranks the matrices' rank maps number.
   MatrixTransform(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
                   Index<2> extent, MatrixOp op, MPI_Comm comm,
@@ -92,40 +89,117 @@ class MatrixTransform {
           "with MatrixExecutions::copies_only, or choose alltoallv or p2p");
     if (executions == MatrixExecutions::any && options.exchange == ExchangeEngine::automatic)
       options.exchange = ExchangeEngine::alltoallv;
-    step_ = detail::make_step<T, MemorySpace>(logic_->comm(), 0, logic_->tables().send, logic_->tables().recv,
-                                              options);
-    report_.exchange = step_->engine();
+    std::vector<std::unique_ptr<detail::Step>> steps;
+    steps.push_back(detail::make_step<T, MemorySpace>(logic_->comm(), 0, logic_->tables().send,
+                                                      logic_->tables().recv, options));
+    step_ = steps.front().get();
+    PlanReport report;
+    step_->describe(report);
+    report.peers = int(step_->peers().size());
+    report.steps = 1;
+    flight_ = std::make_shared<detail::Flight>(std::move(steps), std::move(report), "");
   }
+  MatrixTransform(const MatrixTransform&) = delete;
+  MatrixTransform& operator=(const MatrixTransform&) = delete;
+  /// A moved-from transform may only be destroyed or assigned to.
+  MatrixTransform(MatrixTransform&&) noexcept = default;
+  MatrixTransform& operator=(MatrixTransform&& other) noexcept {
+    if (this != &other) {
+      abandon();  // before the logic frees the communicator the step uses
+      logic_ = std::move(other.logic_);
+      executions_ = other.executions_;
+      destination_ = std::move(other.destination_);
+      flight_ = std::move(other.flight_);
+      step_ = other.step_;
+      instance_ = std::move(other.instance_);
+    }
+    return *this;
+  }
+  /// An execution in flight is completed first.
+  ~MatrixTransform() { abandon(); }
 
   /// B = alpha*op(A) + beta*B on this rank's local arrays `a` and `b` (with
-  /// their leading dimensions; null where this rank holds none).  Collective.
-  void execute(T alpha, const T* a, T beta, T* b) {
-    const detail::ScaledCopy<T> op(alpha, beta, logic_->op() == MatrixOp::conjugate_transpose);
-    if (executions_ == MatrixExecutions::copies_only && !op.plain())
-      throw UsageError("MatrixTransform: alpha must be 1 and beta 0 in a transform built for copies only");
-    if (alpha == T(0)) {  // B = beta*B: A is neither read nor sent
-      if (beta != T(1)) destination_.scale_all(b, beta);
-      Kokkos::fence();
-      return;
-    }
-    step_->set_element_op(op.plain() ? nullptr : &op);
-    step_->execute(a, b, report_);
-    ++report_.executions;
-    report_.exchange = step_->engine();  // an automatic engine settles after a few executions
-  }
+  /// their leading dimensions; null where this rank holds none).  Collective:
+  /// start(...).wait().
+  void execute(T alpha, const T* a, T beta, T* b) { start(alpha, a, beta, b).wait(); }
   /// B = op(A).
   void execute(const T* a, T* b) { execute(T(1), a, T(0), b); }
+  /// b[j] = alpha*op(a[j]) + beta*b[j] for k pairs in one exchange.
+  void execute(T alpha, std::span<const T* const> a, T beta, std::span<T* const> b) {
+    start(alpha, a, beta, b).wait();
+  }
+
+  /// Starts B = alpha*op(A) + beta*B and returns at once; the request
+  /// completes it (request.hpp: until then `a` must not be written nor `b`
+  /// touched).  Collective; UsageError while an execution is in flight.
+  /// Kernels run on `exec`.
+  Request start(T alpha, const T* a, T beta, T* b, const execution_space& exec = execution_space()) {
+    return start(alpha, std::span<const T* const>(&a, 1), beta, std::span<T* const>(&b, 1), exec);
+  }
+  /// The same for k pairs with the same scalars, moved together: one
+  /// exchange, one message per peer holding all k pieces.  UsageError on
+  /// every rank when the counts differ (here or between ranks).
+  Request start(T alpha, std::span<const T* const> a, T beta, std::span<T* const> b,
+                const execution_space& exec = execution_space()) {
+    logic_->agree_to_start(a.size(), [&] { check_start(alpha, a.size(), beta, b.size()); });
+    return begin(alpha, a, beta, b, exec);
+  }
+  /// start(alpha, a, beta, b, exec) without its agreement across ranks, for
+  /// a caller that guarantees it (detail::AgreedStart); refusals are this rank's.
+  Request start(T alpha, const T* a, T beta, T* b, detail::AgreedStart,
+                const execution_space& exec = execution_space()) {
+    check_start(alpha, 1, beta, 1);
+    return begin(alpha, std::span<const T* const>(&a, 1), beta, std::span<T* const>(&b, 1), exec);
+  }
 
   /// Messages, bytes, engine and times of this rank.
-  const PlanReport& report() const { return report_; }
+  const PlanReport& report() const { return flight_->report(); }
   MPI_Comm comm() const { return logic_->comm(); }
 
  private:
+  void abandon() noexcept {
+    if (flight_) flight_->abandon();
+  }
+
+  /// UsageError for a start this transform refuses.
+  void check_start(T alpha, std::size_t sources, T beta, std::size_t destinations) const {
+    if (flight_->in_flight())
+      throw UsageError(
+          "MatrixTransform::start: the previous execution is in flight; wait() for its request first");
+    if (sources != destinations)
+      throw UsageError("MatrixTransform::start: " + std::to_string(sources) + " matrices A but " +
+                       std::to_string(destinations) + " matrices B");
+    if (executions_ == MatrixExecutions::copies_only && !(alpha == T(1) && beta == T(0)))
+      throw UsageError("MatrixTransform: alpha must be 1 and beta 0 in a transform built for copies only");
+  }
+
+  /// Starts an execution every rank has agreed to.
+  Request begin(T alpha, std::span<const T* const> a, T beta, std::span<T* const> b,
+                const execution_space& exec) {
+    if (a.empty()) return Request();
+    if (alpha == T(0)) {  // B = beta*B: A is neither read nor sent
+      if (beta != T(1))
+        for (T* x : b) destination_.scale_all(x, beta, exec);
+      exec.fence();
+      return Request();
+    }
+    if (a.size() > 1) flight_->prepare_batch(int(a.size()));  // collective: here, not in test()
+    const detail::ScaledCopy<T> op(alpha, beta, logic_->op() == MatrixOp::conjugate_transpose);
+    step_->set_element_op(op.plain() ? nullptr : &op);
+    *instance_ = exec;
+    flight_->start(std::vector<const void*>(a.begin(), a.end()), {std::vector<void*>(b.begin(), b.end())},
+                   instance_.get(), [] {});
+    return Request(flight_, flight_->execution());
+  }
+
   std::unique_ptr<detail::MatrixTransformLogic> logic_;
   MatrixExecutions executions_;
   detail::Packer<T, MemorySpace> destination_;  // the receive side, for B = beta*B
-  std::unique_ptr<detail::Step> step_;
-  PlanReport report_;
+  std::shared_ptr<detail::Flight> flight_;      // the step, the report, the execution in progress
+  detail::Step* step_ = nullptr;                // the flight's one step
+  // The execution in flight packs and unpacks on it (held apart: a moved transform's flight still points to
+  // it).
+  std::unique_ptr<execution_space> instance_ = std::make_unique<execution_space>();
 };
 
 /// The matrix of a 2-D DistArray (its layout, storage order and local extents).

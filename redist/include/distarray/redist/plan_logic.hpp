@@ -5,6 +5,13 @@
 // receive copy tables and, where messages are encoded, their headers.
 // Plan<T, ...> turns the steps into typed buffers and engines.  Compiled in
 // redist/src/plan/plan_logic.cpp for D = 1..4.
+//
+// It names no engine, but it is not a copyable value: it owns the plan's
+// communicators (duplicates of the caller's, so that its messages never
+// meet the caller's; the grid's sub-communicators), and a copy would either
+// share them — two plans whose messages, on the same tags, could match each
+// other's — or duplicate them, a collective call hidden in a copy.  The
+// strategy it holds (strategy.hpp) is the copyable value.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL

@@ -15,7 +15,7 @@
 // (docs/reliability.md).  An array already laid out as the slabs (row-major
 // `block,*` on all ranks) moves straight through its host mirror.
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/dist_array.hpp>
 #include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>

@@ -84,9 +84,6 @@ struct SlabPiece {
 /// one dataset; CheckpointError for an empty name.
 std::string dataset_path(const std::string& name);
 
-/// "64x80".
-std::string dims_text(const std::vector<hsize_t>& dims);
-
 /// An open checkpoint file.
 class Hdf5File {
  public:

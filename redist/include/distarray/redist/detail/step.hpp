@@ -6,7 +6,7 @@
 // and the engine the choice made (compiled once, redist/src/exchange/).
 // make_step builds both for an element type and memory space.
 
-#include <distarray/core/collective.hpp>
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/exchange_choice.hpp>
 #include <distarray/redist/detail/step_buffers.hpp>

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace distarray {
+namespace distarray::support {
 
 /// Median over `reps` repetitions of the slowest rank's seconds for f();
 /// before() runs untimed ahead of each repetition.  Collective over comm.
@@ -35,4 +35,4 @@ double median_slowest_seconds(MPI_Comm comm, int reps, F&& f) {
       comm, reps, [] {}, f);
 }
 
-}  // namespace distarray
+}  // namespace distarray::support

@@ -1,4 +1,7 @@
 #pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/core/detail/collective.hpp is internal: include <distarray/core.hpp>"
+#endif
 // Errors agreed across a communicator.  A check that can fail on some ranks
 // only (an allocation, a file, a schedule a rank's dimension needs) must not
 // throw there alone: the other ranks would go on into the next collective and
@@ -27,6 +30,19 @@ void agree_on_error(MPI_Comm comm, std::exception_ptr local);
 /// unless every rank passed the same `value` (`what` names it in the message):
 /// for counts that decide how many collectives follow.  One reduction.
 void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what);
+
+/// Collective: runs this rank's `checks`, then agree_on_error with their
+/// error (if any) and `value`: every rank refuses together or none does.
+template <class F>
+void agree_on_checks(MPI_Comm comm, long value, const std::string& what, F&& checks) {
+  std::exception_ptr refusal;
+  try {
+    checks();
+  } catch (...) {
+    refusal = std::current_exception();
+  }
+  agree_on_error(comm, refusal, value, what);
+}
 
 /// Collective: f() on every rank; its result where all succeeded, else the
 /// same typed error on every rank.  f must not call collectives on `comm`.

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <exception>
 
-namespace distarray {
+namespace distarray::support {
 
 template <class Run>
 int driver_main(const char* name, int argc, char** argv, Run&& run) {
@@ -21,4 +21,4 @@ int driver_main(const char* name, int argc, char** argv, Run&& run) {
   }
 }
 
-}  // namespace distarray
+}  // namespace distarray::support
