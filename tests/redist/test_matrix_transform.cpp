@@ -29,78 +29,15 @@ namespace {
 using testing::world_rank;
 using testing::world_size;
 
-/// A random case: op, scalars, matrices and window, on `pairs` pairs of arrays.
-template <class T>
-void run_case(std::mt19937& rng, int case_number, bool copies_only, int pairs = 1) {
-  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const MatrixOp op = copies_only ? MatrixOp(pick(0, 1)) : MatrixOp(pick(0, 2));
-  const T scalars[] = {T(0), T(1), T(-1.5), testing::value_of<T>(1, 2, 3)};
-  const T alpha = copies_only ? T(1) : scalars[pick(0, 3)];
-  const T beta = copies_only ? T(0) : scalars[pick(0, 3)];
-  const auto c = testing::draw_case<T>(rng, op, alpha, beta);
-  MatrixTransform<T> t(c.a, c.a_at, c.b, c.b_at, c.extent, op, MPI_COMM_WORLD,
-                       copies_only ? MatrixExecutions::copies_only : MatrixExecutions::any);
-  EXPECT_EQ(testing::wrong_elements(c, t, "case " + std::to_string(case_number), pairs), 0)
-      << "case " << case_number << ", " << pairs << " pairs: " << testing::describe(c);
-}
-
 TEST(MatrixTransform, RandomWindowsAgainstTheOracle) {
   std::mt19937 rng(20261123);  // the same cases on every rank
-  for (int c = 0; c < 150; ++c) run_case<double>(rng, c, false);
-  for (int c = 0; c < 60; ++c) run_case<Kokkos::complex<double>>(rng, c, false);
-  for (int c = 0; c < 40; ++c) run_case<std::complex<double>>(rng, c, false);
-  for (int c = 0; c < 40; ++c) run_case<std::complex<float>>(rng, c, false);
-  for (int c = 0; c < 40; ++c) run_case<Kokkos::complex<float>>(rng, c, false);
-  for (int c = 0; c < 60; ++c) run_case<int>(rng, c, true);
-  for (int c = 0; c < 60; ++c) run_case<double>(rng, c, true);
-}
-
-TEST(MatrixTransform, BatchesOfPairsAgainstTheOracle) {
-  std::mt19937 rng(20261129);
-  for (int c = 0; c < 40; ++c) run_case<double>(rng, c, false, 2 + c % 3);
-  for (int c = 0; c < 20; ++c) run_case<std::complex<double>>(rng, c, false, 2 + c % 2);
-  for (int c = 0; c < 20; ++c) run_case<int>(rng, c, true, 2 + c % 3);
-}
-
-/// Refusals of start, agreed on every rank; a request dropped before wait()
-/// completes its execution.
-TEST(MatrixTransform, StartRefusalsAndDroppedRequests) {
-  std::mt19937 rng(20261130);
-  const auto c = testing::draw_case<double>(rng, MatrixOp::transpose, 2.0, -1.0, 1);
-  MatrixTransform<double, Kokkos::HostSpace> t(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD);
-  const int rank = world_rank();
-  const auto local = [&](const BlockCyclicMatrix& m, double inside, double outside) {
-    return testing::local_array<double>(
-        m, rank,
-        [&](index_t i, index_t j) {
-          const index_t r = i - c.b_at[0], col = j - c.b_at[1];
-          return r >= 0 && col >= 0 && r < c.extent[0] && col < c.extent[1] ? inside : outside;
-        },
-        outside);
-  };
-  const std::vector<double> a = testing::local_array<double>(
-      c.a, rank, [](index_t, index_t) { return 3.0; }, 3.0);
-  std::vector<double> b = local(c.b, 1, 1), b2 = b;
-  const double* as[] = {a.data(), a.data()};
-  double* bs[] = {b.data(), b2.data()};
-  testing::expect_throw_on_every_rank(
-      [&] { t.execute(2.0, std::span<const double* const>(as), -1.0, std::span<double* const>(bs, 1)); },
-      "2 matrices A but 1 matrices B");
-  if (world_size() > 1)
-    testing::expect_throw_on_every_rank(
-        [&] {
-          const std::size_t k = rank == 0 ? 1 : 2;  // one rank passes fewer pairs
-          t.execute(2.0, std::span<const double* const>(as, k), -1.0, std::span<double* const>(bs, k));
-        },
-        "ranks disagree on the number of matrix pairs");
-  {
-    Request first = t.start(2.0, a.data(), -1.0, b.data());
-    testing::expect_throw_on_every_rank([&] { t.execute(2.0, a.data(), -1.0, b2.data()); }, "in flight");
-  }                                          // dropped: completed here
-  EXPECT_EQ(b, local(c.b, 2 * 3.0 - 1, 1));  // B = 2*A^T - B inside the window
-  t.execute(1.0, a.data(), 0.0, b2.data());  // the transform is usable again
-  EXPECT_EQ(b2, local(c.b, 3, 1));
-  EXPECT_EQ(t.report().executions, 2);
+  for (int c = 0; c < 150; ++c) testing::run_random_case<double>(rng, c, false);
+  for (int c = 0; c < 60; ++c) testing::run_random_case<Kokkos::complex<double>>(rng, c, false);
+  for (int c = 0; c < 40; ++c) testing::run_random_case<std::complex<double>>(rng, c, false);
+  for (int c = 0; c < 40; ++c) testing::run_random_case<std::complex<float>>(rng, c, false);
+  for (int c = 0; c < 40; ++c) testing::run_random_case<Kokkos::complex<float>>(rng, c, false);
+  for (int c = 0; c < 60; ++c) testing::run_random_case<int>(rng, c, true);
+  for (int c = 0; c < 60; ++c) testing::run_random_case<double>(rng, c, true);
 }
 
 /// Every op with every pair of scalars (a complex alpha and beta included)
