@@ -1,6 +1,7 @@
 // CopyTable: the rows and runs of a message, merged dimensions, spaced
 // singles, and tile tasks covering every (row, run element) of a strided
-// message exactly once; run chunks that spread any table over the threads.
+// message exactly once; run chunks that spread any table over the threads;
+// tables appended one after another.
 
 #include <distarray/redist/detail/copy_table.hpp>
 #include "send_table.hpp"
@@ -99,6 +100,41 @@ TEST(CopyTable, RunChunksSpreadEveryTableOverAtLeastElementsOverTheChunk) {
     for (std::size_t r = 0; r < seen.size(); ++r)
       for (std::size_t e = 0; e < seen[r].size(); ++e)
         ASSERT_EQ(seen[r][e], 1) << "row " << r << " element " << e;
+  }
+}
+
+TEST(CopyTable, AppendedTablesFollowEachOtherInTheBuffer) {
+  // The encoded engine joins the tables it decodes per source into one.
+  const CopyTable a = send_table("block,* on 2x1", "block,* on 3x1", {12, 10}, StorageOrder::row_major,
+                                 StorageOrder::row_major);
+  const CopyTable b = send_table("block,* on 2x1", "*,cyclic(3) on 1x3", {12, 10}, StorageOrder::row_major,
+                                 StorageOrder::column_major);
+  ASSERT_FALSE(a.strided);
+  ASSERT_TRUE(b.strided);
+  CopyTable joint = a;
+  joint.append(b);
+  EXPECT_EQ(joint.total, a.total + b.total);
+  EXPECT_TRUE(joint.strided);
+  ASSERT_EQ(joint.messages.size(), a.messages.size() + b.messages.size());
+  for (std::size_t i = 0; i < b.messages.size(); ++i) {
+    const CopyTable::Message &m = b.messages[i], &j = joint.messages[a.messages.size() + i];
+    EXPECT_EQ(j.rank, m.rank);
+    EXPECT_EQ(j.offset, a.total + m.offset);
+    EXPECT_EQ(j.count, m.count);
+    EXPECT_EQ(j.rows_end - j.rows_begin, m.rows_end - m.rows_begin);
+    for (index_t r = 0; r < m.rows_end - m.rows_begin; ++r) {  // the same copies, buffer moved
+      const CopyRow &x = b.rows[std::size_t(m.rows_begin + r)], &y = joint.rows[std::size_t(j.rows_begin + r)];
+      EXPECT_EQ(y.local_base, x.local_base);
+      EXPECT_EQ(y.buffer_base, a.total + x.buffer_base);
+      ASSERT_EQ(y.runs_end - y.runs_begin, x.runs_end - x.runs_begin);
+      for (index_t k = 0; k < x.runs_end - x.runs_begin; ++k) {
+        const CopyRun &u = b.runs[std::size_t(x.runs_begin + k)], &v = joint.runs[std::size_t(y.runs_begin + k)];
+        EXPECT_EQ(v.start, u.start);
+        EXPECT_EQ(v.length, u.length);
+        EXPECT_EQ(v.offset, u.offset);
+        EXPECT_EQ(v.stride, u.stride);
+      }
+    }
   }
 }
 

@@ -79,4 +79,15 @@ bool evenly_spaced_singles(const std::vector<Segment>& segments) {
   return true;
 }
 
+void CopyTable::append(const CopyTable& other) {
+  const auto row_shift = index_t(rows.size()), run_shift = index_t(runs.size());
+  runs.insert(runs.end(), other.runs.begin(), other.runs.end());
+  for (const CopyRow& r : other.rows)
+    rows.push_back({r.local_base, r.buffer_base + total, r.runs_begin + run_shift, r.runs_end + run_shift});
+  for (const Message& m : other.messages)
+    messages.push_back({m.rank, m.offset + total, m.count, m.rows_begin + row_shift, m.rows_end + row_shift});
+  total += other.total;
+  strided = strided || other.strided;
+}
+
 }  // namespace distarray::detail

@@ -73,7 +73,7 @@ std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, Exchang
 /// k arrays at once, whatever the step's engine: one message per peer
 /// holds the k pieces one after another.
 std::unique_ptr<Exchange> make_batched_exchange(BatchBuffers& buffers, std::shared_ptr<PeerExchange> peers);
-/// Non-blocking sends and receives in chunks; each message unpacked as it arrives.
+/// Non-blocking sends and receives in chunks; messages unpacked in waves as they arrive.
 std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers);
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,

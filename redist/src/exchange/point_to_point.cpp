@@ -1,99 +1,92 @@
-// Thakur's asynchronous method: receives posted first, then the sends (each
-// staged on its own where buffers are staged); every message unpacked as
-// soon as all of its chunks have arrived (in test() as in wait()).
+// Thakur's asynchronous method: receives posted first, then the sends;
+// messages unpacked while others are still arriving (in test() as in
+// wait()).  Both sides go in waves (message_waves.hpp), so that an
+// execution's launches, staging copies and fences are the same few however
+// many peers it has: sends are staged and posted a wave at a time, each
+// wave's copy out running while the one before is on its way, and received
+// messages are unpacked a wave at a time, as each wave completes.
 
+#include "arrivals.hpp"
 #include "exchange.hpp"
-
-#include <distarray/core/mpi_check.hpp>
 
 namespace distarray::detail {
 
 namespace {
 
+std::vector<index_t> counts(const std::vector<CopyTable::Message>& messages) {
+  std::vector<index_t> c;
+  for (const auto& m : messages) c.push_back(m.count);
+  return c;
+}
+
 class PointToPointExchange final : public Exchange {
+ private:  // (first: its return type is deduced)
+  /// Unpacks a wave of received messages; `t` is now, before and after.
+  auto unpacker(const Blocks& blocks, PlanReport& report, double& t) {
+    const auto unpack = [this, out = blocks.out[0]](std::size_t first, std::size_t last) {
+      buffers_.unpack_messages(first, last, out);
+    };
+    return timed_unpack(unpack, report, t);
+  }
+
  public:
-  PointToPointExchange(const StepShape& shape, ExchangeBuffers& buffers) : shape_(shape), buffers_(buffers) {}
+  PointToPointExchange(const StepShape& shape, ExchangeBuffers& buffers)
+      : shape_(shape), buffers_(buffers), send_waves_(counts(shape.send)) {
+    arrivals_.set_waves(MessageWaves(counts(shape.recv)));
+  }
 
   void start(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
-    requests_.clear();  // the vectors keep their capacity: no allocation after the first execution
-    owner_.clear();
-    outstanding_.assign(shape_.recv.size(), 0);
+    arrivals_.reset();  // the vectors keep their capacity: no allocation after the first execution
     for (std::size_t i = 0; i < shape_.recv.size(); ++i) {
-      if (shape_.recv[i].rank == shape_.rank) continue;
-      const std::size_t before = requests_.size();
-      post_message(shape_, false, buffers_.recv_bytes(), shape_.recv[i], shape_.payload_tag, requests_);
-      outstanding_[i] = int(requests_.size() - before);
-      owner_.resize(requests_.size(), i);
+      if (shape_.recv[i].rank != shape_.rank)  // (the message to oneself is unpacked from the send buffer)
+        post_message(shape_, false, buffers_.recv_bytes(), shape_.recv[i], shape_.payload_tag,
+                     arrivals_.requests());
+      arrivals_.posted(i);
     }
-    receives_ = requests_.size();
-    completed_ = 0;
-    indices_.resize(receives_);
     buffers_.pack_unstaged(blocks.in[0]);
     t = add_seconds(report.pack_seconds, t);
-    // Staged buffers go out message by message: each one's copy to the host
-    // runs while the one before is on its way (the step moves the copies'
-    // time from packing to staging).
+    sends_.clear();
+    send_waves_.reset();
     for (std::size_t i = 0; i < shape_.send.size(); ++i) {
-      if (shape_.send[i].rank == shape_.rank) continue;
-      buffers_.stage_message(i);
+      send_waves_.arrived(i);
+      const auto [first, last] = send_waves_.take();  // a wave ends at message i
+      if (first == last) continue;
+      buffers_.stage_messages(first, last);  // while the wave before is on its way
       t = add_seconds(report.pack_seconds, t);
-      post_message(shape_, true, buffers_.send_bytes(), shape_.send[i], shape_.payload_tag, requests_);
+      for (std::size_t m = first; m < last; ++m)
+        if (shape_.send[m].rank != shape_.rank)
+          post_message(shape_, true, buffers_.send_bytes(), shape_.send[m], shape_.payload_tag, sends_);
       t = add_seconds(report.exchange_seconds, t);
     }
-    buffers_.unpack_self(blocks.out[0]);
-    add_seconds(report.unpack_seconds, t);
+    arrivals_.hand_over(unpacker(blocks, report, t));  // the message to oneself may complete a wave
   }
 
   bool test(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
-    for (int count = 1; completed_ < receives_ && count > 0;) {
-      DISTARRAY_MPI_CHECK(
-          MPI_Testsome(int(receives_), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE));
-      for (int k = 0; k < count; ++k)
-        t = complete(std::size_t(indices_[std::size_t(k)]), blocks.out[0], report, t);
-    }
     int sent = 0;
-    if (completed_ == receives_)
-      DISTARRAY_MPI_CHECK(MPI_Testall(int(requests_.size() - receives_), requests_.data() + receives_, &sent,
-                                      MPI_STATUSES_IGNORE));
+    if (arrivals_.test(unpacker(blocks, report, t)))
+      DISTARRAY_MPI_CHECK(MPI_Testall(int(sends_.size()), sends_.data(), &sent, MPI_STATUSES_IGNORE));
     add_seconds(report.exchange_seconds, t);
     return sent != 0;
   }
 
   void wait(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
-    while (completed_ < receives_) {
-      int index = MPI_UNDEFINED;
-      DISTARRAY_MPI_CHECK(MPI_Waitany(int(receives_), requests_.data(), &index, MPI_STATUS_IGNORE));
-      t = complete(std::size_t(index), blocks.out[0], report, t);
-    }
-    DISTARRAY_MPI_CHECK(
-        MPI_Waitall(int(requests_.size() - receives_), requests_.data() + receives_, MPI_STATUSES_IGNORE));
+    arrivals_.wait(unpacker(blocks, report, t));
+    DISTARRAY_MPI_CHECK(MPI_Waitall(int(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE));
     add_seconds(report.exchange_seconds, t);
   }
 
   std::string name() const override { return "p2p"; }
 
  private:
-  /// Receive request `index` has completed; its message is unpacked once
-  /// all of its chunks have.  Returns now.
-  double complete(std::size_t index, void* out, PlanReport& report, double t) {
-    ++completed_;
-    const std::size_t message = owner_[index];
-    if (--outstanding_[message] > 0) return t;
-    t = add_seconds(report.exchange_seconds, t);
-    buffers_.unpack_message(message, out);
-    return add_seconds(report.unpack_seconds, t);
-  }
 
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
-  std::vector<MPI_Request> requests_;  // receives first, then sends
-  std::vector<std::size_t> owner_;     // receive request -> receive message
-  std::vector<int> outstanding_;       // receive message -> chunks not yet arrived
-  std::vector<int> indices_;           // MPI_Testsome's completed receive requests
-  std::size_t receives_ = 0, completed_ = 0;
+  Arrivals arrivals_;
+  MessageWaves send_waves_;
+  std::vector<MPI_Request> sends_;
 };
 
 }  // namespace

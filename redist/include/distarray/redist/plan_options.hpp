@@ -26,7 +26,7 @@ enum class RedistMethod {
 enum class ExchangeEngine {
   automatic,  ///< alltoallv or datatype, whichever the first executions measure faster
   alltoallv,  ///< one MPI_Alltoallv of packed buffers
-  p2p,        ///< non-blocking sends and receives; each message unpacked as it arrives
+  p2p,        ///< non-blocking sends and receives; messages unpacked in waves as they arrive
   encoded,    ///< p2p whose messages carry their unpacking runs in a header (Hsu-Chung ICPP'97)
   datatype,   ///< one MPI_Alltoallw of derived datatypes built from the runs: no user-space packing
               ///< (host-accessible memory; other spaces fall back to packing)

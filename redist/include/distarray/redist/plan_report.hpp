@@ -27,7 +27,8 @@ struct PlanReport {
   std::vector<int> destination_ranks;
 
   /// Kernel launches of the last execution: one per side per step (p2p and
-  /// encoded unpack each message on arrival, one launch each).
+  /// encoded unpack on arrival in at most four waves, one launch each, and
+  /// encoded unpacks the message to oneself on its own).
   int pack_launches = 0;
   int unpack_launches = 0;
 

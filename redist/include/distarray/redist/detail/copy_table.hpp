@@ -96,6 +96,8 @@ struct CopyTable {
   std::vector<RunChunk> run_chunks(std::size_t first, std::size_t last) const;
   /// Elements per run of a row, on average over every row (1 for no row).
   double mean_run_length() const;
+  /// Appends `other`'s messages, their elements after this table's in the buffer.
+  void append(const CopyTable& other);
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
   /// local block of the given extents and storage order; its elements go in

@@ -4,12 +4,18 @@
 #endif
 // DecodeStepBuffers: the decode extension of a step's typed buffers
 // (exchange_buffers.hpp's DecodeBuffers) — the receive tables the encoded
-// engine decodes from message headers, kept per source, and the scratch
-// buffer each message is received into.
+// engine decodes from message headers, kept per source, their joint table
+// (the received messages one after another, so that any run of them is one
+// launch) and the buffer they are received into.
 
+#include <distarray/core/error.hpp>
 #include <distarray/redist/detail/step_core.hpp>
 
+#include <algorithm>
 #include <map>
+#include <optional>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,31 +26,66 @@ class DecodeStepBuffers final : public DecodeBuffers {
  public:
   explicit DecodeStepBuffers(const StepCore<T, Space>& core) : core_(core) {}
 
-  char* scratch_bytes(index_t elements) override {
-    scratch_.grow("distarray::encoded_scratch", elements, core_.staged);
-    return scratch_.bytes();
-  }
   index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) override {
-    auto& [kept_header, table] = tables_[source];
-    if (kept_header != header) {
-      kept_header = header;
-      table = Packer<T, Space>(decode(source, header));
+    Decoded& d = decoded_[source];
+    if (d.header != header) {
+      d.header = header;
+      d.table = decode(source, header);
+      d.own.reset();
+      changed_ = true;
     }
-    return table.total();
+    return d.table.total;
   }
-  void unpack_decoded(int source, void* out, index_t send_offset) override {
-    const Packer<T, Space>& table = tables_.at(source).second;
-    T* from = send_offset >= 0 ? core_.send_buf.device.data() + send_offset : scratch_.device.data();
-    if (send_offset < 0) core_.stage_part(scratch_, {0, table.total()}, false);
-    core_.counters.unpack_launches += core_.with_op(
-        [&](auto op) { return table.copy_all(static_cast<T*>(out), {from}, false, op, core_.exec); });
-    core_.exec.fence();
+  char* gather(std::span<const int> sources) override {
+    if (changed_ || !std::equal(sources.begin(), sources.end(), gathered_.begin(), gathered_.end())) {
+      CopyTable joint;
+      for (const int s : sources) {
+        const CopyTable& t = decoded_.at(s).table;
+        if (t.messages.size() != 1)  // (the engine waits for messages by source)
+          throw Error("encoded exchange: the header from rank " + std::to_string(s) + " decodes to " +
+                      std::to_string(t.messages.size()) + " messages, not one");
+        joint.append(t);
+      }
+      joint_ = Packer<T, Space>(joint);
+      gathered_.assign(sources.begin(), sources.end());
+      received_.grow("distarray::encoded_receive", joint.total, core_.staged);
+      changed_ = false;
+    }
+    return received_.bytes();
+  }
+  bool changed() const override { return changed_; }
+  void unpack_gathered(std::size_t first, std::size_t last, void* out) override {
+    if (first >= last) return;
+    const CopyTable::Message &a = joint_.messages()[first], &b = joint_.messages()[last - 1];
+    core_.stage_part(received_, {a.offset, b.offset + b.count}, false);
+    launch(joint_, first, last, out, received_.device.data());
+  }
+  void unpack_own(int self, void* out, index_t send_offset) override {
+    Decoded& d = decoded_.at(self);
+    if (!d.own) d.own = Packer<T, Space>(d.table);
+    launch(*d.own, 0, d.own->messages().size(), out, core_.send_buf.device.data() + send_offset);
   }
 
  private:
+  struct Decoded {
+    std::vector<index_t> header;
+    CopyTable table;
+    std::optional<Packer<T, Space>> own;  // the message to oneself: its table on the device
+  };
+
+  /// Messages [first, last) of `table` from `from` into `out`, one launch, fenced.
+  void launch(const Packer<T, Space>& table, std::size_t first, std::size_t last, void* out, T* from) {
+    core_.counters.unpack_launches += core_.with_op(
+        [&](auto op) { return table.copy(first, last, static_cast<T*>(out), {from}, false, op, core_.exec); });
+    core_.exec.fence();
+  }
+
   const StepCore<T, Space>& core_;
-  StagedBuffer<T, Space> scratch_;
-  std::map<int, std::pair<std::vector<index_t>, Packer<T, Space>>> tables_;  // per source: header, table
+  std::map<int, Decoded> decoded_;  // per source
+  bool changed_ = true;             // no joint table yet, or a header changed since it was built
+  std::vector<int> gathered_;       // the sources of the joint table, in its order
+  Packer<T, Space> joint_;
+  StagedBuffer<T, Space> received_;
 };
 
 }  // namespace distarray::detail

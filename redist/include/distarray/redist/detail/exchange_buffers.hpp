@@ -41,21 +41,27 @@ class BatchBuffers {
   virtual void unpack(std::span<void* const> out) = 0;
 };
 
-/// Encoded messages: receive tables decoded from headers, per source.
+/// Encoded messages: receive tables decoded from headers, per source, and
+/// gathered into one table so that the received messages unpack in waves.
 class DecodeBuffers {
  public:
   virtual ~DecodeBuffers() = default;
-  /// A receive buffer of `elements` (it grows to the largest message, then
-  /// stays) as MPI writes it.
-  virtual char* scratch_bytes(index_t elements) = 0;
   /// The table of the message from `source` that `decode` builds out of
   /// `header`, kept per source and rebuilt only when the header changes;
   /// returns its element count.
   virtual index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) = 0;
-  /// Unpacks the message from `source` as its decoded table says, from the
-  /// scratch buffer or, for the message to oneself, from the send buffer at
-  /// element `send_offset` (else negative).
-  virtual void unpack_decoded(int source, void* out, index_t send_offset) = 0;
+  /// The decoded messages from `sources`, one after another in that order:
+  /// the receive buffer MPI writes them into.  Their joint table is rebuilt
+  /// (and the buffer grown) only when a header or the sources changed.
+  virtual char* gather(std::span<const int> sources) = 0;
+  /// True until the first gather, and when a header decoded since the last
+  /// one differed from the header before it: the joint table is out of date.
+  virtual bool changed() const = 0;
+  /// Gathered messages [first, last) into `out` in one launch.
+  virtual void unpack_gathered(std::size_t first, std::size_t last, void* out) = 0;
+  /// The message to oneself, decoded from `self`'s header, from the send
+  /// buffer at element `send_offset`.
+  virtual void unpack_own(int self, void* out, index_t send_offset) = 0;
 };
 
 class ExchangeBuffers {
@@ -65,12 +71,12 @@ class ExchangeBuffers {
   /// The local block `in` into the send buffer in one kernel launch, then
   /// staged to where MPI reads it.
   virtual void pack(const void* in) = 0;
-  /// The same without staging: the engine stages each message itself
-  /// (stage_message), so that p2p copies one out while the one before is on its way.
+  /// The same without staging: the engine stages the messages itself
+  /// (stage_messages), so that p2p copies some out while others are on their way.
   virtual void pack_unstaged(const void* in) = 0;
-  /// Send message i of a buffer packed unstaged, staged (nothing where
-  /// buffers are not staged).
-  virtual void stage_message(std::size_t i) = 0;
+  /// Send messages [first, last) of a buffer packed unstaged, staged, the
+  /// message to oneself left out (nothing where buffers are not staged).
+  virtual void stage_messages(std::size_t first, std::size_t last) = 0;
   /// The send and receive buffers as MPI reads and writes them (their host
   /// copies when the buffers are staged).
   virtual char* send_bytes() = 0;
@@ -79,10 +85,9 @@ class ExchangeBuffers {
   /// oneself from the send buffer (`self_from_send`) or from the receive
   /// buffer (when MPI moved it too).
   virtual void unpack(void* out, bool self_from_send) = 0;
-  /// Received message i alone (unpacking on arrival).
-  virtual void unpack_message(std::size_t i, void* out) = 0;
-  /// The message to oneself, straight from the send buffer.
-  virtual void unpack_self(void* out) = 0;
+  /// Received messages [first, last) into `out` in one kernel launch
+  /// (unpacking on arrival); the message to oneself among them from the send buffer.
+  virtual void unpack_messages(std::size_t first, std::size_t last, void* out) = 0;
   /// Frees the buffer of each side the engine moves in place.
   virtual void release(bool send, bool recv) = 0;
 

@@ -7,7 +7,7 @@
 // single elements (over run chunks, so that one long row still uses every
 // thread), copy_tiles for a local transpose.  Any range of
 // consecutive messages is one kernel launch: a whole side per step, or one
-// message where the engine unpacks on arrival.
+// wave of messages where the engine unpacks on arrival (message_waves.hpp).
 
 #include <distarray/redist/detail/copy_kernels.hpp>
 

@@ -42,7 +42,9 @@ class StepBuffers final : public ExchangeBuffers {
     });
     core_.exec.fence();  // complete before MPI reads the buffer
   }
-  void stage_message(std::size_t i) override { core_.stage_part(core_.send_buf, part(core_.send, i), true); }
+  void stage_messages(std::size_t first, std::size_t last) override {
+    core_.stage_part(core_.send_buf, part(core_.send, first, last), true, core_.self_range(true, 1));
+  }
   char* send_bytes() override { return core_.send_buf.bytes(); }
   char* recv_bytes() override { return recv_buf_.bytes(); }
 
@@ -51,12 +53,9 @@ class StepBuffers final : public ExchangeBuffers {
       core_.stage(recv_buf_.device, recv_buf_.host, core_.self_range(false, 1), counters.staging_in_seconds);
     launch_unpack(0, core_.recv.messages().size(), out, self_from_send || core_.self_on_device);
   }
-  void unpack_message(std::size_t i, void* out) override {
-    core_.stage_part(recv_buf_, part(core_.recv, i), false);
-    launch_unpack(i, i + 1, out, false);
-  }
-  void unpack_self(void* out) override {
-    if (core_.self) launch_unpack(core_.self->second, core_.self->second + 1, out, true);
+  void unpack_messages(std::size_t first, std::size_t last, void* out) override {
+    core_.stage_part(recv_buf_, part(core_.recv, first, last), false, core_.self_range(false, 1));
+    launch_unpack(first, last, out, true);
   }
   void release(bool send, bool recv) override {
     if (send) core_.send_buf = {};
@@ -82,9 +81,11 @@ class StepBuffers final : public ExchangeBuffers {
   }
 
  private:
-  static Range part(const Packer<T, Space>& side, std::size_t i) {
-    const CopyTable::Message& m = side.messages()[i];
-    return {m.offset, m.offset + m.count};
+  /// The elements of messages [first, last) of one side's buffer.
+  static Range part(const Packer<T, Space>& side, std::size_t first, std::size_t last) {
+    if (first >= last) return {0, 0};
+    const CopyTable::Message &a = side.messages()[first], &b = side.messages()[last - 1];
+    return {a.offset, b.offset + b.count};
   }
   /// Received messages [first, last) into `out` in one launch, fenced.
   void launch_unpack(std::size_t first, std::size_t last, void* out, bool self_from_send) {

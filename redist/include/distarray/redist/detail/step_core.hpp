@@ -18,6 +18,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -102,14 +103,17 @@ struct StepCore {
     exec.fence();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  /// Elements [first, last) of a staged buffer to MPI (`out`) or from it.
-  void stage_part(const StagedBuffer<T, Space>& b, Range part, bool out) const {
-    if (!staged) return;
+  /// Elements [first, last) of a staged buffer to MPI (`out`) or from it,
+  /// except those of `skip` (the message to oneself).
+  void stage_part(const StagedBuffer<T, Space>& b, Range part, bool out, Range skip = {0, 0}) const {
+    if (!staged || part.first >= part.second) return;
+    const auto inside = [&](index_t e) { return std::clamp(e, part.first, part.second) - part.first; };
+    const Range skipped{inside(skip.first), inside(skip.second)};
     if (out)
-      stage(Kokkos::subview(b.host, part), Kokkos::subview(b.device, part), {0, 0},
+      stage(Kokkos::subview(b.host, part), Kokkos::subview(b.device, part), skipped,
             counters.staging_out_seconds);
     else
-      stage(Kokkos::subview(b.device, part), Kokkos::subview(b.host, part), {0, 0},
+      stage(Kokkos::subview(b.device, part), Kokkos::subview(b.host, part), skipped,
             counters.staging_in_seconds);
   }
 
