@@ -30,7 +30,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>

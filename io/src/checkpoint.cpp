@@ -1,3 +1,4 @@
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/io/checkpoint.hpp>
 
 #include <cstdio>
@@ -81,9 +82,7 @@ void set_array_attributes(const Hdf5File& file, hid_t ds, const std::string& lay
 }
 
 void warn_unverified(const std::string& path, const std::string& name, MPI_Comm comm) {
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  if (rank == 0)
+  if (detail::rank_of(comm) == 0)
     std::fprintf(stderr,
                  "distarray: warning: checkpoint '%s', dataset '%s' has no distarray_checksum attribute: "
                  "the data read was not verified\n",

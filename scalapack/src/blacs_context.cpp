@@ -1,5 +1,6 @@
 #include "blacs_context.hpp"
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 
 #include <stdexcept>
@@ -27,9 +28,7 @@ MPI_Comm context_comm(int ctxt, const GridPlace& place) {
   Cblacs_get(ctxt, 10, &system);  // 10: a system handle of the context's communicator
   const MPI_Comm comm = Cblacs2sys_handle(system);
   Cfree_blacs_system_handle(system);  // the handle only, not the communicator
-  int rank = 0, size = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const int rank = detail::rank_of(comm), size = detail::ranks_of(comm);
   if (size != place.rows * place.cols || rank != place.row * place.cols + place.col)
     throw std::runtime_error("the communicator of BLACS context " + std::to_string(ctxt) +
                              " does not number its grid row-major (rank " + std::to_string(rank) + " of " +

@@ -2,6 +2,7 @@
 
 #include "blacs_context.hpp"
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/scalapack/descriptor.hpp>
 
@@ -75,9 +76,7 @@ Index<2> window(const BlockCyclicMatrix& m, int i, int j, const Index<2>& extent
 }  // namespace
 
 Operands gather_operands(const CallArguments& call, MPI_Comm comm) {
-  int rank = 0, size = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const int rank = detail::rank_of(comm), size = detail::ranks_of(comm);
   const std::array<Known, 2> mine{known(call.desca), known(call.descb)};
   std::vector<std::array<Known, 2>> all(static_cast<std::size_t>(size));
   DISTARRAY_MPI_CHECK(

@@ -3,6 +3,7 @@
 // plan from the cache (or builds it) and executes it.  Nothing escapes to a
 // Fortran caller: a bad argument is reported as ScaLAPACK reports it.
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/scalapack.h>
 
 #include "blacs_context.hpp"
@@ -40,9 +41,7 @@ void ensure_kokkos() {
 void announce(const char* routine, MPI_Comm comm) {
   static std::set<std::string> announced;
   if (!std::getenv("DISTARRAY_SCALAPACK_VERBOSE") || !announced.insert(routine).second) return;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) std::fprintf(stderr, "distarray: %s served by distarray\n", routine);
+  if (detail::rank_of(comm) == 0) std::fprintf(stderr, "distarray: %s served by distarray\n", routine);
 }
 
 template <class T>

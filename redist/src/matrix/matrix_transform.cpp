@@ -31,9 +31,7 @@ MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> 
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm_, &control_comm_));
-  int rank = 0, size = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size));
+  const int rank = detail::rank_of(comm_), size = detail::ranks_of(comm_);
   const bool transpose = op != MatrixOp::none;
   try {
     tables_ = agreed(comm_, [&] {

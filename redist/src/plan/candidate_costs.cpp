@@ -39,8 +39,7 @@ std::pair<index_t, index_t> phase_load(const Layout<D>& a, const Layout<D>& b, i
 template <int D>
 void evaluate_candidates(std::vector<Candidate<D>>& candidates, MPI_Comm comm, const CostModel& model,
                          std::size_t element_bytes, ScheduleMethod method) {
-  int me = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
+  const int me = detail::rank_of(comm);
   for (auto& c : candidates) c.inapplicable = chain_inapplicable<D>(c.chain, method).value_or("");
   const std::vector<index_t> local = detail::agreed(comm, [&] {
     std::vector<index_t> loads;

@@ -64,9 +64,7 @@ std::vector<std::vector<index_t>> block_size_chains(index_t s, index_t t) {
 
 template <int D>
 std::vector<int> keep_most_mapping(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm) {
-  int me = 0, size = 1;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const int me = detail::rank_of(comm), size = detail::ranks_of(comm);
   const int q = to.grid().size(), first = to.grid().first_rank;
   std::vector<index_t> all(std::size_t(q) * std::size_t(size));
   const std::vector<index_t> mine = agreed(comm, [&] {

@@ -1,3 +1,4 @@
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/cost_model.hpp>
@@ -63,9 +64,7 @@ std::optional<double> from_environment(const char* name) {
 /// Measures ts and te with a ping-pong between ranks 0 and 1 (collective);
 /// defaults on a communicator of one rank.
 CostModel calibrate_cost_model(MPI_Comm comm) {
-  int size = 1, rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  const int size = detail::ranks_of(comm), rank = detail::rank_of(comm);
   CostModel m;
   if (size < 2) return m;
   constexpr int large = 1 << 20;

@@ -120,9 +120,7 @@ void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std
     grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
     if (!grid_->contains_me()) return;
   }
-  int rank = 0, size = 1;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm_, &size));
+  const int rank = detail::rank_of(comm_), size = detail::ranks_of(comm_);
   std::string plan_text = extents_text(
       from_.shape());  // what, besides ranks, element size and step, an engine decision depends on
   plan_text += "\t" + from_.to_string() + "\t" + to_.to_string() + "\t" + order_name(orders.first) + "," +

@@ -1,5 +1,6 @@
 // Wisdom (wisdom.hpp): reading, merging and writing the file.
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/wisdom.hpp>
 
@@ -110,8 +111,7 @@ bool replace_file(const std::string& path, const std::string& text) {
 }  // namespace
 
 Wisdom::Wisdom(std::string path, MPI_Comm comm) : path_(std::move(path)) {
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  const int rank = detail::rank_of(comm);
   auto [exists, text] = rank == 0 ? read_file(path_) : std::pair<bool, std::string>{};
   long size[2] = {exists, long(text.size())};
   DISTARRAY_MPI_CHECK(MPI_Bcast(size, 2, MPI_LONG, 0, comm));
@@ -158,9 +158,7 @@ void Wisdom::record_engine(const std::string& key, ExchangeEngine engine, MPI_Co
 
 void Wisdom::record(const std::string& key, const std::string& value, MPI_Comm comm) {
   entries_[key] = value;
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  if (rank != 0) return;
+  if (detail::rank_of(comm) != 0) return;
   // Merged with what the file holds now (another process may have added to it).
   const auto [exists, text] = read_file(path_);
   std::map<std::string, std::string> merged;

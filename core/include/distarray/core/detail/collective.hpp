@@ -13,6 +13,7 @@
 //   MPI_Alltoall(...);   // reached by all ranks or by none
 
 #include <distarray/core/error.hpp>
+#include <distarray/core/mpi_check.hpp>
 
 #include <mpi.h>
 
@@ -81,12 +82,12 @@ void agree(MPI_Comm comm, bool failed, const std::string& message) {
 /// This rank's number in `comm`, and the number of ranks.
 inline int rank_of(MPI_Comm comm) {
   int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   return rank;
 }
 inline int ranks_of(MPI_Comm comm) {
   int ranks = 0;
-  MPI_Comm_size(comm, &ranks);
+  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   return ranks;
 }
 

@@ -87,8 +87,7 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
   const bool staged = staged_buffers(options.staging, host_space);
   const ExchangeChoice choice =
       choose_exchange(comm, send, recv, sizeof(T), options, host_space || !staged, memo);
-  int rank = 0;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  const int rank = rank_of(comm);
   // No rank alone may fail to allocate before the step's collectives.
   std::unique_ptr<ExchangeBuffers> buffers =
       agreed(comm, [&] { return std::make_unique<StepBuffers<T, Space>>(send, recv, rank, choice, staged); });
