@@ -3,8 +3,8 @@
 // plan from the cache (or builds it) and executes it.  Nothing escapes to a
 // Fortran caller: a bad argument is reported as ScaLAPACK reports it.
 
-#include <distarray/core/detail/collective.hpp>
 #include <distarray/scalapack.h>
+#include <distarray/core/detail/collective.hpp>
 
 #include "blacs_context.hpp"
 #include "operands.hpp"

@@ -123,12 +123,14 @@ TEST(CopyTable, AppendedTablesFollowEachOtherInTheBuffer) {
     EXPECT_EQ(j.count, m.count);
     EXPECT_EQ(j.rows_end - j.rows_begin, m.rows_end - m.rows_begin);
     for (index_t r = 0; r < m.rows_end - m.rows_begin; ++r) {  // the same copies, buffer moved
-      const CopyRow &x = b.rows[std::size_t(m.rows_begin + r)], &y = joint.rows[std::size_t(j.rows_begin + r)];
+      const CopyRow &x = b.rows[std::size_t(m.rows_begin + r)],
+                    &y = joint.rows[std::size_t(j.rows_begin + r)];
       EXPECT_EQ(y.local_base, x.local_base);
       EXPECT_EQ(y.buffer_base, a.total + x.buffer_base);
       ASSERT_EQ(y.runs_end - y.runs_begin, x.runs_end - x.runs_begin);
       for (index_t k = 0; k < x.runs_end - x.runs_begin; ++k) {
-        const CopyRun &u = b.runs[std::size_t(x.runs_begin + k)], &v = joint.runs[std::size_t(y.runs_begin + k)];
+        const CopyRun &u = b.runs[std::size_t(x.runs_begin + k)],
+                      &v = joint.runs[std::size_t(y.runs_begin + k)];
         EXPECT_EQ(v.start, u.start);
         EXPECT_EQ(v.length, u.length);
         EXPECT_EQ(v.offset, u.offset);

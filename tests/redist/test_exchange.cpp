@@ -123,7 +123,8 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
   const int arriving = r.messages_received + (r.bytes_local > 0);  // the message to oneself included
   if (engine == ExchangeEngine::p2p) {  // unpacked on arrival, in waves (message_waves.hpp)
     EXPECT_GE(r.unpack_launches, receives ? 1 : 0);
-    EXPECT_LE(r.unpack_launches, std::min(arriving, detail::MessageWaves::max_waves)) << "at most one per wave";
+    EXPECT_LE(r.unpack_launches, std::min(arriving, detail::MessageWaves::max_waves))
+        << "at most one per wave";
   } else if (engine == ExchangeEngine::encoded) {
     // Its receivers know no receive schedule (no message count in the
     // report): the message to oneself on its own, the others in waves.

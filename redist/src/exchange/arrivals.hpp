@@ -59,8 +59,8 @@ class Arrivals {
   bool test(const Unpack& unpack) {
     indices_.resize(requests_.size());
     for (int count = 1; completed_ < requests_.size() && count > 0;) {
-      DISTARRAY_MPI_CHECK(
-          MPI_Testsome(int(requests_.size()), requests_.data(), &count, indices_.data(), MPI_STATUSES_IGNORE));
+      DISTARRAY_MPI_CHECK(MPI_Testsome(int(requests_.size()), requests_.data(), &count, indices_.data(),
+                                       MPI_STATUSES_IGNORE));
       for (int k = 0; k < count; ++k) complete(std::size_t(indices_[std::size_t(k)]), unpack);
     }
     return completed_ == requests_.size();

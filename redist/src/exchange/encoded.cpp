@@ -144,7 +144,6 @@ class EncodedExchange final : public Exchange {
     arrivals_.posted(i);
   }
 
-
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
   DecodeBuffers& decoded_;

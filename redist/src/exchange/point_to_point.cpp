@@ -81,7 +81,6 @@ class PointToPointExchange final : public Exchange {
   std::string name() const override { return "p2p"; }
 
  private:
-
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
   Arrivals arrivals_;

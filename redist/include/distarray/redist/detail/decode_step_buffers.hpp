@@ -75,8 +75,9 @@ class DecodeStepBuffers final : public DecodeBuffers {
 
   /// Messages [first, last) of `table` from `from` into `out`, one launch, fenced.
   void launch(const Packer<T, Space>& table, std::size_t first, std::size_t last, void* out, T* from) {
-    core_.counters.unpack_launches += core_.with_op(
-        [&](auto op) { return table.copy(first, last, static_cast<T*>(out), {from}, false, op, core_.exec); });
+    core_.counters.unpack_launches += core_.with_op([&](auto op) {
+      return table.copy(first, last, static_cast<T*>(out), {from}, false, op, core_.exec);
+    });
     core_.exec.fence();
   }
 
