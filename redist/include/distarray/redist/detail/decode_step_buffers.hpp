@@ -11,7 +11,6 @@
 #include <distarray/core/error.hpp>
 #include <distarray/redist/detail/step_core.hpp>
 
-#include <algorithm>
 #include <map>
 #include <optional>
 #include <span>
@@ -37,7 +36,7 @@ class DecodeStepBuffers final : public DecodeBuffers {
     return d.table.total;
   }
   char* gather(std::span<const int> sources) override {
-    if (changed_ || !std::equal(sources.begin(), sources.end(), gathered_.begin(), gathered_.end())) {
+    if (changed_) {  // (the engine's sources never change: only a header can)
       CopyTable joint;
       for (const int s : sources) {
         const CopyTable& t = decoded_.at(s).table;
@@ -47,7 +46,6 @@ class DecodeStepBuffers final : public DecodeBuffers {
         joint.append(t);
       }
       joint_ = Packer<T, Space>(joint);
-      gathered_.assign(sources.begin(), sources.end());
       received_.grow("distarray::encoded_receive", joint.total, core_.staged);
       changed_ = false;
     }
@@ -84,7 +82,6 @@ class DecodeStepBuffers final : public DecodeBuffers {
   const StepCore<T, Space>& core_;
   std::map<int, Decoded> decoded_;  // per source
   bool changed_ = true;             // no joint table yet, or a header changed since it was built
-  std::vector<int> gathered_;       // the sources of the joint table, in its order
   Packer<T, Space> joint_;
   StagedBuffer<T, Space> received_;
 };

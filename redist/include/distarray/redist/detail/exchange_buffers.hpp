@@ -52,7 +52,8 @@ class DecodeBuffers {
   virtual index_t decode(int source, const std::vector<index_t>& header, const Decoder& decode) = 0;
   /// The decoded messages from `sources`, one after another in that order:
   /// the receive buffer MPI writes them into.  Their joint table is rebuilt
-  /// (and the buffer grown) only when a header or the sources changed.
+  /// (and the buffer grown) only when a header changed; `sources` are the
+  /// same in every call.
   virtual char* gather(std::span<const int> sources) = 0;
   /// True until the first gather, and when a header decoded since the last
   /// one differed from the header before it: the joint table is out of date.
