@@ -20,6 +20,7 @@
 namespace distarray {
 namespace {
 
+using testing::expect_throw_on_every_rank;
 using testing::grid2;
 using testing::has_multiphase;
 using testing::layouts_2d;
@@ -200,8 +201,6 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
     EXPECT_EQ(forward.report().executions, 100);
   }
 }
-
-using testing::expect_throw_on_every_rank;
 
 TEST(Plan, BadInputThrowsOnEveryRank) {
   const int p = world_size();

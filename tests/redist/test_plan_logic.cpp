@@ -2,15 +2,18 @@
 // half of a plan, checked on its own at the rank count of the launch: the
 // strategy is the plan's, the steps' tables cover every element once, the
 // indirect steps run on the grid's sub-communicators, the encoded engine
-// gets a header per message.
+// gets a header per message, and a copy of the logic is a plan of its own.
 
 #include <distarray/redist/plan.hpp>
+#include <distarray/support/element_pattern.hpp>
 
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <type_traits>
 
 namespace distarray {
 namespace {
@@ -75,13 +78,43 @@ TEST(PlanLogic, IndirectStepsRunOnTheGridsSubCommunicators) {
   o.candidate = "indirect(d0,d1)";
   PlanLogic<2> logic(from, to, MPI_COMM_WORLD, o, sizeof(double), orders);
   ASSERT_EQ(logic.steps().size(), 2u);
+  const detail::PlanCommunicators comms(MPI_COMM_WORLD, logic);
   const int extents[2] = {p, q};
+  const auto mine = from.grid().coord_of(testing::world_rank());
   for (int d = 0; d < 2; ++d) {
-    int size = 0;
-    MPI_Comm_size(logic.steps()[std::size_t(d)].comm, &size);
+    const StepLogic& step = logic.steps()[std::size_t(d)];
+    EXPECT_EQ(step.line, d);
+    int size = 0, rank = -1;
+    MPI_Comm_size(comms.of(step), &size);
+    MPI_Comm_rank(comms.of(step), &rank);
     EXPECT_EQ(size, extents[d]) << "step " << d;
+    EXPECT_EQ(rank, (*mine)[std::size_t(d)]) << "step " << d << ": a line is ranked by coordinate";
   }
   EXPECT_EQ(sum_over_ranks(logic.steps()[0].output_elements), 19 * 27);
+}
+
+static_assert(std::is_copy_constructible_v<PlanLogic<2>> && std::is_copy_assignable_v<PlanLogic<2>>);
+
+TEST(PlanLogic, ACopyExecutesAsTheOriginal) {
+  const Index<2> shape{23, 17};
+  const auto from = Layout<2>::parse("cyclic(2),block on " + ranks_text() + "x1", shape);
+  const auto to = Layout<2>::parse("block,cyclic(3) on 1x" + ranks_text(), shape);
+  std::optional<PlanLogic<2>> original;
+  original.emplace(from, to, MPI_COMM_WORLD, fixed_model(), sizeof(double), orders);
+  const PlanLogic<2> copy = *original;
+  original.reset();  // the copy owns everything it holds
+  ASSERT_EQ(copy.steps().size(), 1u);
+  const StepLogic& step = copy.steps()[0];
+  EXPECT_EQ(step.line, -1);
+  // The copy's tables, run through a step on communicators of their own, move every element.
+  const detail::PlanCommunicators comms(MPI_COMM_WORLD, copy);
+  auto run = detail::make_step<double, Kokkos::DefaultExecutionSpace::memory_space>(
+      comms.of(step), step.tag, step.send, step.recv, copy.options(), step.encoded, {});
+  DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, comms.destination());
+  support::fill_pattern(a);
+  PlanReport report;
+  run->execute(a.local().data(), b.local().data(), report);
+  EXPECT_EQ(support::pattern_mismatches(b), 0);
 }
 
 TEST(PlanLogic, EncodedStepsCarryAHeaderPerMessage) {

@@ -198,6 +198,36 @@ TEST(Refusals, BatchRefusalsWithRanksOutsideTheGrid) {
   for (const auto& y : b) EXPECT_EQ(testing::local_mismatches(y), 0);
 }
 
+TEST(Refusals, ArraysOnAnotherCommunicator) {
+  const int n = world_size();
+  const auto from = Layout<1>::parse("block on " + std::to_string(n), {23});
+  const auto to = Layout<1>::parse("cyclic on " + std::to_string(n), {23});
+  MPI_Comm reversed = MPI_COMM_NULL,
+           duplicate = MPI_COMM_NULL;  // the same ranks in another order, and in order
+  MPI_Comm_split(MPI_COMM_WORLD, 0, n - 1 - world_rank(), &reversed);
+  MPI_Comm_dup(MPI_COMM_WORLD, &duplicate);
+  {
+    Plan<double, 1> plan(from, to, MPI_COMM_WORLD);
+    DistArray<double, 1> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD);
+    if (n > 1) {
+      const DistArray<double, 1> other_a(from, reversed);
+      DistArray<double, 1> other_b(to, reversed);
+      expect_agreed<ShapeMismatch>(
+          "source on reordered ranks", [&] { plan.execute(other_a, b); },
+          "source array on another communicator");
+      expect_agreed<ShapeMismatch>(
+          "destination on reordered ranks", [&] { plan.execute(a, other_b); },
+          "destination array on another communicator");
+    }
+    DistArray<double, 1> same_ranks(from, duplicate);  // a congruent communicator is the plan's
+    testing::fill_pattern(same_ranks);
+    plan.execute(same_ranks, b);
+    EXPECT_EQ(testing::local_mismatches(b), 0);
+  }
+  MPI_Comm_free(&duplicate);
+  MPI_Comm_free(&reversed);
+}
+
 TEST(Refusals, OneOffRedistributionWithRenumbering) {
   // Ranks 1..n-1 -> ranks 0..n-2: the Kalns-Ni mapping (over the destination
   // grid's ranks) keeps the blocks of ranks 1..n-2 where they are.

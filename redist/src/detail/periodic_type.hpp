@@ -3,7 +3,7 @@
 // folded into vectors, so that the type's description (and what MPI builds
 // and commits) grows with the layouts' periods, not with the number of
 // blocks: the 65,536 runs of an 8192^2 cyclic(64) message become a few
-// nested hvectors (ARCHITECTURE Sec. 4, the datatype engine).
+// nested hvectors (ARCHITECTURE Sec. 4.8).
 //
 // Folding, repeated while it shortens the sequence:
 //   1. consecutive blocks of one type at a constant spacing -> one hvector;

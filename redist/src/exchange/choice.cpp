@@ -1,4 +1,4 @@
-// The engine of a step, decided once and together (ARCHITECTURE Sec. 4).
+// The engine of a step, decided once and together (ARCHITECTURE Sec. 4.8).
 
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>

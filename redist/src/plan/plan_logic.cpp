@@ -1,10 +1,9 @@
 // PlanLogic (plan_logic.hpp): the steps of the chosen chain and this rank's
-// copy tables for each (ARCHITECTURE Sec. 4).
+// copy tables for each (ARCHITECTURE Sec. 4.4).
 
 #include "detail/dimensions.hpp"
 
 #include <distarray/core/detail/collective.hpp>
-#include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
 #include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/plan_logic.hpp>
@@ -85,42 +84,22 @@ PlanLogic<D>::PlanLogic(const Layout<D>& from, const Layout<D>& to, MPI_Comm com
       options_(options),
       wisdom_(Wisdom::for_options(options, comm)),
       strategy_(choose_strategy<D>(from, to, comm, options, element_bytes, wisdom_.get())) {
-  DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
-  try {
-    DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
-    DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm_, &control_comm_));
-    build_steps(orders, element_bytes);
-  } catch (...) {
-    free_communicators();
-    throw;
-  }
+  const int rank = detail::rank_of(comm), ranks = detail::ranks_of(comm);
+  // Agreed: a rank whose tables fail (memory) must not leave the others to
+  // build executors alone.  One agreement for all steps, over every rank:
+  // an indirect plan's ranks outside the grid have no steps, but agree too.
+  steps_ = detail::agreed(comm, [&] { return build_steps(rank, ranks, orders, element_bytes); });
 }
 
 template <int D>
-PlanLogic<D>::~PlanLogic() {
-  free_communicators();
-}
-
-template <int D>
-void PlanLogic<D>::free_communicators() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (finalized) return;
-  grid_.reset();  // its communicators are derived from comm_
-  if (destination_comm_ != MPI_COMM_NULL) MPI_Comm_free(&destination_comm_);
-  if (control_comm_ != MPI_COMM_NULL) MPI_Comm_free(&control_comm_);
-  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
-}
-
-template <int D>
-void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std::size_t element_bytes) {
+std::vector<StepLogic> PlanLogic<D>::build_steps(int rank, int ranks,
+                                                 std::pair<StorageOrder, StorageOrder> orders,
+                                                 std::size_t element_bytes) const {
   const Candidate<D>& c = strategy_.candidate();
   const bool indirect = c.method == RedistMethod::indirect;
-  if (indirect) {
-    grid_ = std::make_unique<ProcGrid<D>>(from_.grid(), comm_);
-    if (!grid_->contains_me()) return;
-  }
-  const int rank = detail::rank_of(comm_), size = detail::ranks_of(comm_);
+  const auto on_grid = from_.grid().coord_of(rank);  // indirect steps run along the source grid's lines
+  std::vector<StepLogic> steps;
+  if (indirect && !on_grid) return steps;
   std::string plan_text = extents_text(
       from_.shape());  // what, besides ranks, element size and step, an engine decision depends on
   plan_text += "\t" + from_.to_string() + "\t" + to_.to_string() + "\t" + order_name(orders.first) + "," +
@@ -142,37 +121,27 @@ void PlanLogic<D>::build_steps(std::pair<StorageOrder, StorageOrder> orders, std
     const Layout<D>& b = c.chain[i + 1];
     Numbering<D> n;
     if (indirect)
-      n = {d, *grid_->coord(), {}};
+      n = {d, *on_grid, {}};
     else
       n.renumbered = c.destination_ranks;
     // Intermediate blocks are row-major; the arrays have their own orders.
-    const std::pair step_orders{steps_.empty() ? orders.first : StorageOrder::row_major,
+    const std::pair step_orders{steps.empty() ? orders.first : StorageOrder::row_major,
                                 i == last ? orders.second : StorageOrder::row_major};
-    StepLogic& s = steps_.emplace_back();
-    s.comm = indirect ? grid_->dim_comm(d) : comm_;
-    s.tag = int(steps_.size()) - 1;
+    StepLogic& s = steps.emplace_back();
+    s.line = indirect ? d : -1;
+    s.tag = int(steps.size()) - 1;
     const auto src = a.grid().coord_of(rank);
     const auto dst = detail::destination_coord<D>(b, n.renumbered, rank);
-    // Agreed: a rank whose tables fail (memory) must not leave the others in the step's collectives.
-    std::tie(s.send, s.recv) = detail::agreed(s.comm, [&] {
-      return detail::exchange_tables<D>(
-          a, b, src, dst, options_.schedule, [&](const Coord<D>& x) { return n.source_rank(a, x); },
-          [&](const Coord<D>& x) { return n.destination_rank(b, x); }, !encoded, step_orders);
-    });
+    std::tie(s.send, s.recv) = detail::exchange_tables<D>(
+        a, b, src, dst, options_.schedule, [&](const Coord<D>& x) { return n.source_rank(a, x); },
+        [&](const Coord<D>& x) { return n.destination_rank(b, x); }, !encoded, step_orders);
     if (encoded) s.encoded = encoding_of<D>(a, b, n, s.send, src, dst, options_.schedule, step_orders);
     s.output_elements = dst ? element_count(b.local_extents(*dst)) : 0;
     // Steps on the plan's communicator decide their engine together, once per
     // plan: those decisions are kept (an indirect step's lines may differ).
-    if (!indirect) s.engine_key = engine_key(size, element_bytes, plan_text, s.tag);
+    if (!indirect) s.engine_key = engine_key(ranks, element_bytes, plan_text, s.tag);
   }
-  if (!c.destination_ranks.empty()) {
-    // Destination arrays live on a communicator where coordinate k of the
-    // destination grid is the rank the mapping chose.
-    int key = rank;
-    if (const auto mine = detail::destination_coord<D>(to_, c.destination_ranks, rank))
-      key = to_.grid().rank_of(*mine);
-    DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, 0, key, &destination_comm_));
-  }
+  return steps;
 }
 
 template <int D>
@@ -182,38 +151,20 @@ void PlanLogic<D>::release_tables() {
 
 namespace {
 
-/// What is wrong with an array of `layout` on `array_comm` for a plan side
-/// built for `expected` on `comm`, or nothing.
+/// ShapeMismatch when an array of `layout` is not of the `expected` layout of its side.
 template <int D>
-std::string array_problem(const Layout<D>& layout, MPI_Comm array_comm, const Layout<D>& expected,
-                          MPI_Comm comm, const char* role, const char* hint) {
+void check_layout(const Layout<D>& layout, const Layout<D>& expected, const char* role) {
   if (!(layout == expected))
-    return std::string("plan executed with a ") + role + " array of layout '" + layout.to_string() +
-           "', but it was built for '" + expected.to_string() + "'";
-  int relation = MPI_UNEQUAL;
-  DISTARRAY_MPI_CHECK(MPI_Comm_compare(array_comm, comm, &relation));
-  if (relation != MPI_IDENT && relation != MPI_CONGRUENT)
-    return std::string("plan executed with a ") + role + " array on another communicator than the plan's" +
-           hint;
-  return {};
+    throw ShapeMismatch(std::string("plan executed with a ") + role + " array of layout '" +
+                        layout.to_string() + "', but it was built for '" + expected.to_string() + "'");
 }
 
 }  // namespace
 
 template <int D>
-void PlanLogic<D>::check_arrays(const Layout<D>& source, MPI_Comm source_comm, const Layout<D>& destination,
-                                MPI_Comm destination_comm) const {
-  std::string problem = array_problem(source, source_comm, from_, comm_, "source", "");
-  if (problem.empty())
-    problem =
-        array_problem(destination, destination_comm, to_, this->destination_comm(), "destination",
-                      destination_comm_ != MPI_COMM_NULL ? " (create it on Plan::destination_comm())" : "");
-  if (!problem.empty()) throw ShapeMismatch(problem);
-}
-
-template <int D>
-void PlanLogic<D>::agree_to_start(std::size_t arrays, const std::function<void()>& checks) const {
-  detail::agree_on_checks(control_comm_, long(arrays), "the number of arrays to move", checks);
+void PlanLogic<D>::check_layouts(const Layout<D>& source, const Layout<D>& destination) const {
+  check_layout(source, from_, "source");
+  check_layout(destination, to_, "destination");
 }
 
 template <int D>

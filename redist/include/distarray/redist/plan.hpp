@@ -11,9 +11,10 @@
 // blocks (Kokkos::LayoutRight or LayoutLeft); a column-major destination of
 // (block,*) -> (*,block) receives the local transpose inside the unpack.
 // What the plan does is decided by its logic (plan_logic.hpp: strategy,
-// steps, copy tables; no element type); the plan itself is the typed
-// executor: one step (buffers and engine) per exchange and the intermediate
-// blocks between steps, in MemorySpace.
+// steps, copy tables; no element type, a copyable value); the plan itself is
+// the typed executor: the communicators (detail/plan_communicators.hpp), one
+// step (buffers and engine) per exchange and the intermediate blocks between
+// steps, in MemorySpace.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -22,6 +23,7 @@
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/detail/plan_communicators.hpp>
 #include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/plan_logic.hpp>
 #include <distarray/redist/plan_report.hpp>
@@ -53,33 +55,17 @@ class Plan {
 
   /// Collective over `comm`.  Throws on every rank what choose_strategy
   /// (strategy.hpp) throws, or AllocationError for buffers too large.
-  Plan(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options = {}) {
-    const double begun = MPI_Wtime();
-    logic_ = std::make_unique<PlanLogic<D>>(from, to, comm, options, sizeof(T),
-                                            std::pair(source_order, destination_order));
-    const auto& steps = logic_->steps();
-    std::vector<std::unique_ptr<detail::Step>> built;
-    for (std::size_t s = 0; s < steps.size(); ++s) {
-      built.push_back(detail::make_step<T, MemorySpace>(steps[s].comm, steps[s].tag, steps[s].send,
-                                                        steps[s].recv, options, steps[s].encoded,
-                                                        {logic_->wisdom(), steps[s].engine_key}));
-      if (s + 1 < steps.size())
-        stages_.push_back(stage(steps[s], 1));  // the last step writes the destination
-    }
-    logic_->release_tables();  // the steps' packers hold them now
-    PlanReport report = describe(built);
-    report.plan_seconds = MPI_Wtime() - begun;
-    flight_ = std::make_shared<detail::Flight>(std::move(built), std::move(report),
-                                               std::string(to_string(options.exchange)));
-  }
+  Plan(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options = {})
+      : Plan(MPI_Wtime(), from, to, comm, options) {}
   Plan(const Plan&) = delete;
   Plan& operator=(const Plan&) = delete;
   /// A moved-from plan may only be destroyed or assigned to.
   Plan(Plan&&) noexcept = default;
   Plan& operator=(Plan&& other) noexcept {
     if (this != &other) {
-      abandon();  // before the logic frees the communicators its steps use
+      abandon();  // before the communicators its steps use are freed
       logic_ = std::move(other.logic_);
+      comms_ = std::move(other.comms_);
       flight_ = std::move(other.flight_);
       stages_ = std::move(other.stages_);
       instance_ = std::move(other.instance_);
@@ -116,7 +102,7 @@ class Plan {
     // Every refusal is agreed before anything starts: a rank outside the
     // grids has no steps (its execution completes inside start) and must
     // refuse exactly when the others do.
-    logic_->agree_to_start(in.size(), [&] {
+    comms_.agree_to_start(in.size(), "the number of arrays to move", [&] {
       if (flight_->in_flight())
         throw UsageError(
             "Plan::start: this plan's previous execution is in flight; wait() for its request first");
@@ -127,8 +113,10 @@ class Plan {
         throw UsageError(
             "Plan::start: the encoded engine cannot move several arrays at once (its receivers have no "
             "receive table to place k pieces by); build the plan with another exchange engine");
-      for (std::size_t j = 0; j < in.size(); ++j)
-        logic_->check_arrays(in[j].layout(), in[j].comm(), out[j].layout(), out[j].comm());
+      for (std::size_t j = 0; j < in.size(); ++j) {
+        logic_.check_layouts(in[j].layout(), out[j].layout());
+        comms_.check_arrays(in[j].comm(), out[j].comm());
+      }
     });
     if (in.empty()) return Request();
     std::vector<const void*> sources;
@@ -139,8 +127,8 @@ class Plan {
     }
     const bool grow = in.size() > stage_arrays_;  // the same on every rank: stage() is collective
     for (std::size_t s = 0; s < stages_.size(); ++s) {
-      const index_t elements = logic_->steps()[s].output_elements;
-      if (grow) stages_[s] = stage(logic_->steps()[s], in.size());
+      const index_t elements = logic_.steps()[s].output_elements;
+      if (grow) stages_[s] = stage(logic_.steps()[s], in.size());
       for (std::size_t j = 0; j < in.size(); ++j)
         targets[s].push_back(stages_[s].data() + elements * index_t(j));
     }
@@ -155,16 +143,16 @@ class Plan {
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
-  std::string explain() const { return logic_->strategy().explain(); }
-  const std::vector<Candidate<D>>& candidates() const { return logic_->strategy().candidates; }
-  const Candidate<D>& chosen() const { return logic_->strategy().candidate(); }
+  std::string explain() const { return logic_.strategy().explain(); }
+  const std::vector<Candidate<D>>& candidates() const { return logic_.strategy().candidates; }
+  const Candidate<D>& chosen() const { return logic_.strategy().candidate(); }
 
-  const Layout<D>& from() const { return logic_->from(); }
-  const Layout<D>& to() const { return logic_->to(); }
-  const PlanOptions& options() const { return logic_->options(); }
+  const Layout<D>& from() const { return logic_.from(); }
+  const Layout<D>& to() const { return logic_.to(); }
+  const PlanOptions& options() const { return logic_.options(); }
   /// The communicator to create destination arrays on: the caller's ranks,
   /// renumbered when the plan chose a Kalns-Ni processor mapping.
-  MPI_Comm destination_comm() const { return logic_->destination_comm(); }
+  MPI_Comm destination_comm() const { return comms_.destination(); }
   /// Plan shape and accumulated per-stage times of this rank.
   const PlanReport& report() const { return flight_->report(); }
 
@@ -172,10 +160,30 @@ class Plan {
   static constexpr StorageOrder source_order = storage_order_of<SourceOrder>();
   static constexpr StorageOrder destination_order = storage_order_of<DestOrder>();
 
+  /// `begun`: when construction began (the report's plan_seconds).
+  Plan(double begun, const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options)
+      : logic_(from, to, comm, options, sizeof(T), std::pair(source_order, destination_order)),
+        comms_(comm, logic_) {
+    const auto& steps = logic_.steps();
+    std::vector<std::unique_ptr<detail::Step>> built;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      built.push_back(detail::make_step<T, MemorySpace>(comms_.of(steps[s]), steps[s].tag, steps[s].send,
+                                                        steps[s].recv, options, steps[s].encoded,
+                                                        {logic_.wisdom(), steps[s].engine_key}));
+      if (s + 1 < steps.size())
+        stages_.push_back(stage(steps[s], 1));  // the last step writes the destination
+    }
+    logic_.release_tables();  // the steps' packers hold them now
+    PlanReport report = describe(built);
+    report.plan_seconds = MPI_Wtime() - begun;
+    flight_ = std::make_shared<detail::Flight>(std::move(built), std::move(report),
+                                               std::string(to_string(options.exchange)));
+  }
+
   /// The intermediate blocks of k arrays a step writes (agreed: no rank
   /// alone fails to allocate).
   Kokkos::View<T*, MemorySpace> stage(const StepLogic& step, std::size_t k) const {
-    return detail::agreed(step.comm, [&] {
+    return detail::agreed(comms_.of(step), [&] {
       const index_t elements = step.output_elements * index_t(k);
       checked_bytes(elements, sizeof(T));
       return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::stage", Index<1>{elements});
@@ -191,8 +199,8 @@ class Plan {
     PlanReport r;
     r.destination_ranks = chosen().destination_ranks;
     r.method = chosen().name;
-    r.schedule = logic_->schedule_names();
-    r.cost_model = logic_->strategy().model.source;
+    r.schedule = logic_.schedule_names();
+    r.cost_model = logic_.strategy().model.source;
     std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
     for (std::size_t s = 0; s < steps.size(); ++s) {
       steps[s]->describe(r);
@@ -203,7 +211,8 @@ class Plan {
     return r;
   }
 
-  std::unique_ptr<PlanLogic<D>> logic_;
+  PlanLogic<D> logic_;
+  detail::PlanCommunicators comms_;
   std::shared_ptr<detail::Flight> flight_;             // steps, report, the execution in progress
   std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
   // The execution in flight packs and unpacks on it (held apart: a moved plan's flight still points to it).

@@ -1,7 +1,7 @@
 #pragma once
 // Schedule1D: for one process of the source distribution and/or one of the
 // destination distribution of one dimension, the peers and the local index
-// runs to send and to receive (ARCHITECTURE Sec. 4 step 1).  Source and destination
+// runs to send and to receive (ARCHITECTURE Sec. 4.1).  Source and destination
 // may have different process counts (M:N grids, Foyer et al.).
 //
 // Every generator answers one symmetric question — partition my local index

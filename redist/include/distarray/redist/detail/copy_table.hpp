@@ -4,7 +4,7 @@
 #endif
 // CopyTable: where the elements of a rank's messages sit in its local block.
 // A message to a peer is the tensor product of one PeerRuns per dimension
-// (the direct method's composition, ARCHITECTURE Sec. 4 step 2); its elements go
+// (the direct method's composition, ARCHITECTURE Sec. 4.2); its elements go
 // in row-major (or column-major) order of that product, which both sides
 // enumerate alike.
 //

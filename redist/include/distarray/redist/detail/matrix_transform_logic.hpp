@@ -8,6 +8,7 @@
 
 #include <distarray/redist/block_cyclic_matrix.hpp>
 #include <distarray/redist/detail/matrix_tables.hpp>
+#include <distarray/redist/detail/plan_communicators.hpp>
 
 #include <mpi.h>
 
@@ -22,21 +23,19 @@ class MatrixTransformLogic {
   /// bad matrices or windows.
   MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
                        Index<2> extent, MatrixOp op, MPI_Comm comm);
-  MatrixTransformLogic(const MatrixTransformLogic&) = delete;
-  MatrixTransformLogic& operator=(const MatrixTransformLogic&) = delete;
-  ~MatrixTransformLogic();
 
   /// The communicator the exchange runs on (the caller's, duplicated).
-  MPI_Comm comm() const { return comm_; }
+  MPI_Comm comm() const { return comms_.comm(); }
   const MatrixTables& tables() const { return tables_; }
   MatrixOp op() const { return op_; }
   /// Collective, before an execution of `pairs` matrix pairs starts anything:
-  /// PlanLogic::agree_to_start's agreement, on a communicator of its own.
-  void agree_to_start(std::size_t pairs, const std::function<void()>& checks) const;
+  /// a plan's agreement (PlanCommunicators::agree_to_start).
+  void agree_to_start(std::size_t pairs, const std::function<void()>& checks) const {
+    comms_.agree_to_start(pairs, "the number of matrix pairs to move", checks);
+  }
 
  private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  MPI_Comm control_comm_ = MPI_COMM_NULL;  // agree_to_start's
+  PlanCommunicators comms_;
   MatrixOp op_;
   MatrixTables tables_;
 };

@@ -4,7 +4,7 @@
 #endif
 // The copy tables of one exchange from layout `from` to layout `to`, seen
 // from one rank: per dimension the 1-D schedules, composed by tensor product
-// (ARCHITECTURE Sec. 4 step 2) into one message per peer coordinate tuple.
+// (ARCHITECTURE Sec. 4.2) into one message per peer coordinate tuple.
 
 #include <distarray/core/detail/index_tuples.hpp>
 #include <distarray/core/layout.hpp>
