@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace distarray {
 namespace {
 
@@ -19,6 +21,22 @@ TEST(GridShape, RowMajorRanksRoundTrip) {
   }
   EXPECT_FALSE(g.coord_of(4));
   EXPECT_FALSE(g.coord_of(29));
+}
+
+TEST(GridShape, LinesJoinTheCoordinatesThatDifferInOneDimension) {
+  const auto g = GridShape<3>::make({2, 3, 4});
+  for (int d = 0; d < 3; ++d) {
+    std::set<int> lines;
+    for (int r = 0; r < g.size(); ++r) {
+      const Coord<3> c = *g.coord_of(r);
+      Coord<3> other = c;
+      other[d] = (c[d] + 1) % g.dims[d];  // another place on c's line
+      EXPECT_EQ(g.line_of(other, d), g.line_of(c, d));
+      lines.insert(g.line_of(c, d));
+    }
+    EXPECT_EQ(int(lines.size()), g.size() / g.dims[d]) << "dimension " << d;  // numbered 0 .. lines-1
+    EXPECT_EQ(*lines.rbegin(), g.size() / g.dims[d] - 1);
+  }
 }
 
 TEST(GridShape, Spelling) {

@@ -30,18 +30,11 @@ PlanCommunicators::PlanCommunicators(MPI_Comm caller, const PlanLogic<D>& logic)
     if (c.method == RedistMethod::indirect) {
       // The ranks that differ from this one only along dimension d, ranked by
       // coordinate d: StepLogic's numbering of an indirect step.
-      const auto mine = logic.from().grid().coord_of(rank);
       const GridShape<D>& g = logic.from().grid();
-      for (int d = 0; d < D; ++d) {
-        int color = MPI_UNDEFINED, key = 0;
-        if (mine) {
-          color = 0;
-          for (int e = 0; e < D; ++e)
-            if (e != d) color = color * g.dims[e] + (*mine)[e];
-          key = (*mine)[d];
-        }
-        DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, color, key, &lines_.emplace_back(MPI_COMM_NULL)));
-      }
+      const auto mine = g.coord_of(rank);
+      for (int d = 0; d < D; ++d)
+        DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, mine ? g.line_of(*mine, d) : MPI_UNDEFINED,
+                                           mine ? (*mine)[d] : 0, &lines_.emplace_back(MPI_COMM_NULL)));
     }
     if (!c.destination_ranks.empty()) {
       // Destination arrays live on a communicator where coordinate k of the

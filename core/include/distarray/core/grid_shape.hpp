@@ -65,6 +65,16 @@ struct GridShape {
     return c;
   }
 
+  /// The line along dimension d through `c` (the coordinates that differ
+  /// from c only in d), numbered row-major over the other dimensions: the
+  /// colour that splits a grid's communicator into its lines along d.
+  int line_of(const Coord<D>& c, int d) const {
+    int line = 0;
+    for (int e = 0; e < D; ++e)
+      if (e != d) line = line * dims[e] + c[e];
+    return line;
+  }
+
   /// "2x3", or "3x1@4" when the grid does not start at rank 0.
   std::string to_string() const {
     std::string s = extents_text(dims);

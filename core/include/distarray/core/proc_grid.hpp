@@ -34,17 +34,9 @@ class ProcGrid {
     size_ = size;
     coord_ = shape_.coord_of(rank_);
     dim_comms_.fill(MPI_COMM_NULL);
-    for (int d = 0; d < D; ++d) {
-      // Colour: the coordinate with dimension d removed; key: the coordinate along d.
-      int color = MPI_UNDEFINED, key = 0;
-      if (coord_) {
-        color = 0;
-        for (int e = 0; e < D; ++e)
-          if (e != d) color = color * shape_.dims[e] + (*coord_)[e];
-        key = (*coord_)[d];
-      }
-      DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, color, key, &dim_comms_[d]));
-    }
+    for (int d = 0; d < D; ++d)  // ranked along each line by the coordinate along d
+      DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, coord_ ? shape_.line_of(*coord_, d) : MPI_UNDEFINED,
+                                         coord_ ? (*coord_)[d] : 0, &dim_comms_[d]));
   }
 
   ProcGrid(const ProcGrid&) = delete;
