@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The CUDA variant, compiled (no GPU needed): the library, the CLI, the
-# tests and the examples in ./build-cuda, for the CUDA backend of Kokkos
-# (scripts/kokkos.sh --cuda, cached like the OpenMP build) on Hopper (sm_90),
+# tests, the examples and the Python module's array sources (DLPack on GPU
+# memory; Kokkos is static, so the module is not linked) in ./build-cuda,
+# for the CUDA backend of Kokkos (scripts/kokkos.sh --cuda, cached like the
+# OpenMP build) on Hopper (sm_90),
 # compiled by clang++-16 with Debian 12's CUDA 11.8 toolkit
 # (nvidia-cuda-toolkit, in the non-free component, which this script adds to
 # the bookworm source where it is missing: about 1.6 GB to download once).
@@ -43,7 +45,7 @@ clang_cuda_tools_first
 mkdir -p build-cuda
 log=build-cuda/build.log
 cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" -DCMAKE_CXX_COMPILER=clang++-16 \
-  "-DCMAKE_CXX_FLAGS=$(clang_cuda_flags)" -DDISTARRAY_BUILD_BENCHMARKS=OFF -DDISTARRAY_PYTHON=OFF > $log 2>&1 || { cat $log; exit 1; }
+  "-DCMAKE_CXX_FLAGS=$(clang_cuda_flags)" -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 || { cat $log; exit 1; }
 grep "distarray: Kokkos" $log
 cmake --build build-cuda -j "$(nproc)" >> $log 2>&1 || { grep -B2 -A12 'error:' $log | head -n 80; exit 1; }
-echo "cuda: the library, CLI, tests and examples compile for CUDA (not run: no GPU here)"
+echo "cuda: the library, CLI, tests, examples and the Python module's array sources compile for CUDA (not run: no GPU here)"

@@ -1,7 +1,8 @@
 """distarray: multidimensional distributed arrays on MPI, from Python.
 
 The Python face of the C++ library: layouts such as ``"block,* on 4x1"``,
-arrays whose local blocks are numpy arrays (no copy), plans that move an
+arrays whose local blocks are numpy arrays (no copy; on a CUDA build they
+live on the GPU and go to CuPy or PyTorch through DLPack), plans that move an
 array from one layout to another (``(block,*)`` to ``(*,block)``, block-cyclic
 matrices between process grids), and HDF5 checkpoints and series that
 restore into any layout on any number of ranks.  Communicators are mpi4py's;
@@ -20,15 +21,12 @@ error is raised on every rank with the C++ library's message.
     b = da.redistribute(a, cols)
 """
 
-import numpy as _np
-from mpi4py import MPI as _MPI
-
 from . import _core
 from ._core import (AllocationError, CheckpointError, Error, LayoutError, MpiError, ScheduleError,
                     ShapeMismatch, UsageError)
+from ._array import DistArray, _DeviceBlock  # noqa: F401 (_DeviceBlock: what .local is on a GPU build)
 from ._convert import address as _address
 from ._convert import dtype_name as _dtype_name
-from ._convert import host_array as _host_array
 
 __all__ = ["Layout", "DistArray", "Plan", "Request", "redistribute", "transform", "save", "restore", "Series",
            "list_steps", "restore_step", "Error", "LayoutError", "ShapeMismatch", "MpiError",
@@ -77,95 +75,6 @@ class Layout:
 
     def __eq__(self, other):
         return isinstance(other, Layout) and self._layout == other._layout
-
-
-class DistArray:
-    """A global array of ``layout`` over the ranks of ``comm`` (mpi4py,
-    default COMM_WORLD), ``dtype`` one of float32, float64, int32, int64,
-    complex64, complex128; each rank's local block in ``order`` "C" or "F".
-    Construction is collective."""
-
-    def __init__(self, layout, dtype, comm=None, order="C"):
-        self._init(layout, _core.Array(layout._layout, _dtype_name(dtype), _address(comm), order), comm)
-
-    def _init(self, layout, core_array, comm):
-        self.layout = layout
-        self.comm = _MPI.COMM_WORLD if comm is None else comm
-        self._array = core_array
-
-    @classmethod
-    def _of(cls, layout, core_array, comm):
-        a = cls.__new__(cls)
-        a._init(layout, core_array, comm)
-        return a
-
-    @classmethod
-    def from_global(cls, layout, array, comm=None, order="C"):
-        """Each rank takes its part of ``array``, the whole global array (on
-        every rank; any array numpy or DLPack reads on the host)."""
-        array = _host_array(array)
-        if array.shape != layout.shape:
-            raise ShapeMismatch(f"the array's shape {array.shape} is not the layout's {layout.shape}")
-        a = cls(layout, array.dtype, comm, order)
-        a.local[...] = array[a.global_indices()]
-        return a
-
-    @classmethod
-    def from_local(cls, layout, local, comm=None, order="C"):
-        """A new array whose local block is a copy of ``local`` on each rank
-        (its shape must be this rank's local shape; any array numpy or
-        DLPack reads on the host)."""
-        local = _host_array(local)
-        a = cls(layout, local.dtype, comm, order)
-        fits = a.local.shape == local.shape
-        if not a.comm.allreduce(fits, op=_MPI.LAND):  # refused on every rank
-            raise ShapeMismatch(f"from_local: a local block does not have its rank's shape under {layout}")
-        a.local[...] = local
-        return a
-
-    @property
-    def local(self):
-        """This rank's local block: a writable numpy array over the library's memory."""
-        return self._array.local
-
-    def __dlpack__(self, stream=None):
-        """The local block through DLPack (no copy), e.g. torch.from_dlpack(a)."""
-        return self.local.__dlpack__(stream=stream)
-
-    def __dlpack_device__(self):
-        return self.local.__dlpack_device__()
-
-    @property
-    def dtype(self):
-        return _np.dtype(self._array.dtype)
-
-    @property
-    def shape(self):
-        return self.layout.shape
-
-    @property
-    def ndim(self):
-        return self.layout.ndim
-
-    @property
-    def order(self):
-        return self._array.order
-
-    def global_indices(self):
-        """Per dimension, the global index of each local element (int64 arrays of the local shape)."""
-        return self._array.global_indices()
-
-    def fill(self, func):
-        """Sets each local element to ``func(i, j, ...)``, called once with the
-        global indices of all local elements as arrays (as numpy.fromfunction)."""
-        self.local[...] = func(*self.global_indices())
-
-    def gather(self, root=0):
-        """The whole array on ``root`` (None on the other ranks); collective, for small arrays."""
-        return self._array.gather(int(root))
-
-    def __repr__(self):
-        return f"DistArray({self.layout!r}, {self.dtype}, order='{self.order}')"
 
 
 def _arrays(x):

@@ -17,16 +17,26 @@ def dtype_name(dtype):
 _DLPACK_CPU = 1  # DLDeviceType kDLCPU
 
 
+def in_array_memory(x):
+    """Whether ``x`` is a DLPack array in the memory this build's arrays live
+    in (the GPU of a CUDA build; the host's on other builds, but not numpy's
+    own arrays, which take the host path): the core copies it directly."""
+    from . import _core
+    if isinstance(x, np.ndarray) or not hasattr(x, "__dlpack_device__"):
+        return False
+    return tuple(int(v) for v in x.__dlpack_device__()) == tuple(_core.dlpack_device)
+
+
 def host_array(x):
     """``x`` as a numpy array: through DLPack where it speaks it (no copy:
-    a PyTorch CPU tensor, say), else numpy.asarray.  Arrays in device memory
-    (CuPy, CUDA tensors) are refused: this module holds host memory only."""
-    if hasattr(x, "__dlpack_device__"):
-        device = int(x.__dlpack_device__()[0])
-        if device != _DLPACK_CPU:
-            from ._core import UsageError
-            raise UsageError(f"a DLPack array on device type {device}: distarray for Python holds host "
-                             "memory only (copy it to the host first)")
-        if not isinstance(x, np.ndarray):
-            return np.from_dlpack(x)
+    a PyTorch CPU tensor, say), else numpy.asarray.  Arrays in other memory
+    (CuPy, CUDA tensors on a host build) are refused."""
+    if hasattr(x, "__dlpack_device__") and not isinstance(x, np.ndarray):
+        device = tuple(int(v) for v in x.__dlpack_device__())
+        if device[0] != _DLPACK_CPU:
+            from ._core import UsageError, dlpack_device
+            raise UsageError(f"a DLPack array on device {device}, but numpy reads host memory only"
+                             f" (this build's arrays live on device {tuple(dlpack_device)}; from_local takes"
+                             " arrays there)")
+        return np.from_dlpack(x)
     return np.asarray(x)

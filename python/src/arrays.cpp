@@ -43,7 +43,7 @@ std::shared_ptr<ArrayBase> make_array(const AnyLayout& layout, DType dtype, MPI_
         return with_dtype(dtype, [&]<class T>(Tag<T>) {
           return with_order(order, [&]<class O>(Tag<O>) -> std::shared_ptr<ArrayBase> {
             py::gil_scoped_release release;
-            return std::make_shared<TypedArray<T, D, O>>(DistArray<T, D, Kokkos::HostSpace, O>(l, comm));
+            return std::make_shared<TypedArray<T, D, O>>(DistArray<T, D, ArraySpace, O>(l, comm));
           });
         });
       },

@@ -101,6 +101,10 @@ void bind_array(py::module_& m) {
       .def_property_readonly("order", &ArrayBase::order)
       .def_property_readonly("layout", &ArrayBase::layout)
       .def_property_readonly("local", [](py::object self) { return self.cast<ArrayBase&>().local(self); })
+      .def_property_readonly("local_shape", &ArrayBase::local_shape)
+      .def("dlpack", [](py::object self) { return self.cast<ArrayBase&>().dlpack(self); })
+      .def("assign_host", &ArrayBase::assign_host, py::arg("values"))
+      .def("assign_dlpack", &ArrayBase::assign_dlpack, py::arg("source"))
       .def("global_indices", &ArrayBase::global_indices)
       .def("gather", &ArrayBase::gather, py::arg("root"));
 }
@@ -119,6 +123,12 @@ PYBIND11_MODULE(_core, m) {
     Kokkos::initialize();
     Py_AtExit([] { Kokkos::finalize(); });
   }
+  // Where the arrays live: host memory (numpy views), or a GPU (DLPack only).
+  const dl::Device device = dl::device_of<ArraySpace>();
+  m.attr("host_memory") = host_memory;
+  m.attr("dlpack_device") = py::make_tuple(device.device_type, device.device_id);
+  m.def("dlpack_dtype",
+        [](const py::object& source) { return dl::type_name(dl::ImportedTensor(source).tensor().dtype); });
   bind_errors(m);
   bind_layout(m);
   bind_array(m);

@@ -48,8 +48,8 @@ class PlanBase {
 
 template <class T, int D, class SourceOrder, class DestOrder>
 class TypedPlan final : public PlanBase {
-  using Source = DistArray<T, D, Kokkos::HostSpace, SourceOrder>;
-  using Dest = DistArray<T, D, Kokkos::HostSpace, DestOrder>;
+  using Source = DistArray<T, D, ArraySpace, SourceOrder>;
+  using Dest = DistArray<T, D, ArraySpace, DestOrder>;
 
  public:
   TypedPlan(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options)
@@ -78,7 +78,7 @@ class TypedPlan final : public PlanBase {
     return p;
   }
 
-  Plan<T, D, Kokkos::HostSpace, SourceOrder, DestOrder> plan_;
+  Plan<T, D, ArraySpace, SourceOrder, DestOrder> plan_;
 };
 
 /// A plan for element type T between layouts of the same rank (checked by

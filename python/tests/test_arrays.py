@@ -63,32 +63,3 @@ def test_unsupported_dtype_and_order_are_refused_on_every_rank(comm):
     assert raised_everywhere(comm, da.UsageError, lambda: da.DistArray(layout, np.float64, comm, order="K"))
     big = da.Layout("block on 1", (1 << 62,))
     assert raised_everywhere(comm, da.Error, lambda: da.DistArray(big, np.float64, comm))
-
-
-class DLPackOnly:
-    """An array another library exports through DLPack only (as PyTorch or CuPy do)."""
-
-    def __init__(self, array, device=(1, 0)):
-        self.array, self.device = array, device
-
-    def __dlpack__(self, stream=None):
-        return self.array.__dlpack__()
-
-    def __dlpack_device__(self):
-        return self.device
-
-
-def test_dlpack_both_ways(comm):
-    p = comm.size
-    layout = da.Layout(f"block,cyclic(2) on {p}x1", (11, 6))
-    a = da.DistArray.from_global(layout, DLPackOnly(values((11, 6), np.complex128)), comm)
-    exported = np.from_dlpack(a)  # the local block, not a copy
-    assert np.shares_memory(exported, a.local) and exported.shape == a.local.shape
-    local = values(a.local.shape, np.complex128, 3)
-    b = da.DistArray.from_local(layout, DLPackOnly(local), comm, order="F")
-    np.testing.assert_array_equal(b.local, local)
-    assert b.order == "F"
-    on_gpu = DLPackOnly(local, device=(2, 0))  # kDLCUDA: this module holds host memory only
-    assert raised_everywhere(comm, da.UsageError, lambda: da.DistArray.from_local(layout, on_gpu, comm))
-    wrong = np.zeros((1, 1) if comm.rank == 0 else a.local.shape)  # one rank's block does not fit
-    assert raised_everywhere(comm, da.ShapeMismatch, lambda: da.DistArray.from_local(layout, wrong, comm))
