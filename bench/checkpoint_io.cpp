@@ -12,8 +12,7 @@
 // against uncompressed).
 // Reads run twice: warm (the file in the page cache, as just written) and
 // cold (its pages dropped first with posix_fadvise, as a restart on another
-// node finds it).  Median of repetitions, slowest rank.
-//
+// node finds it).  Median of repetitions, slowest rank:
 //   mpiexec -n 4 build/bench/bench_checkpoint_io [--mib 256] [--reps 3] [--dir .]
 
 #include <distarray/core.hpp>

@@ -25,13 +25,12 @@ using testing::grid2;
 using testing::has_multiphase;
 using testing::layouts_2d;
 using testing::layouts_3d;
+using testing::local_mismatches;
 using testing::near_square;
+using testing::pattern_value;
 using testing::Variant;
 using testing::variants;
 using testing::world_size;
-
-using testing::local_mismatches;
-using testing::pattern_value;
 
 /// Redistributes the pattern from `from` to `to` with every variant that
 /// applies, between local blocks stored in the given Kokkos layouts.
