@@ -101,15 +101,13 @@ class TypedArray final : public ArrayBase {
     if (!v) throw UsageError("the values do not convert to " + std::string(dtype_name(dtype())));
     check_shape(std::vector<std::int64_t>(v.shape(), v.shape() + v.ndim()));
     using Host = Kokkos::View<Data, Order, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    const Host host = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return Host(const_cast<T*>(v.data()), std::size_t(a_.local_extents()[I])...);
-    }
-    (std::make_index_sequence<D>{});
+    const Host host(const_cast<T*>(v.data()), a_.local().layout());  // the block's extents, on the host
     py::gil_scoped_release release;
     Kokkos::deep_copy(a_.local(), host);
   }
 
   void assign_dlpack(const py::object& source) override;
+
   py::tuple global_indices() const override {
     std::vector<py::ssize_t> shape(D);
     for (int d = 0; d < D; ++d) shape[std::size_t(d)] = py::ssize_t(a_.local_extents()[d]);
