@@ -22,32 +22,29 @@ PlanCommunicators::PlanCommunicators(MPI_Comm caller) {
   }
 }
 
+// A delegating constructor: once the delegated one has returned, an
+// exception here runs the destructor, which frees what was made.
 template <int D>
 PlanCommunicators::PlanCommunicators(MPI_Comm caller, const PlanLogic<D>& logic) : PlanCommunicators(caller) {
   const Candidate<D>& c = logic.strategy().candidate();
   const int rank = rank_of(comm_);
-  try {
-    if (c.method == RedistMethod::indirect) {
-      // The ranks that differ from this one only along dimension d, ranked by
-      // coordinate d: StepLogic's numbering of an indirect step.
-      const GridShape<D>& g = logic.from().grid();
-      const auto mine = g.coord_of(rank);
-      for (int d = 0; d < D; ++d)
-        DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, mine ? g.line_of(*mine, d) : MPI_UNDEFINED,
-                                           mine ? (*mine)[d] : 0, &lines_.emplace_back(MPI_COMM_NULL)));
-    }
-    if (!c.destination_ranks.empty()) {
-      // Destination arrays live on a communicator where coordinate k of the
-      // destination grid is the rank the mapping chose.
-      const Layout<D>& to = logic.to();
-      int key = rank;
-      if (const auto coord = destination_coord<D>(to, c.destination_ranks, rank))
-        key = to.grid().rank_of(*coord);
-      DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, 0, key, &destination_));
-    }
-  } catch (...) {
-    free();
-    throw;
+  if (c.method == RedistMethod::indirect) {
+    // The ranks that differ from this one only along dimension d, ranked by
+    // coordinate d: StepLogic's numbering of an indirect step.
+    const GridShape<D>& g = logic.from().grid();
+    const auto mine = g.coord_of(rank);
+    for (int d = 0; d < D; ++d)
+      DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, mine ? g.line_of(*mine, d) : MPI_UNDEFINED,
+                                         mine ? (*mine)[d] : 0, &lines_.emplace_back(MPI_COMM_NULL)));
+  }
+  if (!c.destination_ranks.empty()) {
+    // Destination arrays live on a communicator where coordinate k of the
+    // destination grid is the rank the mapping chose.
+    const Layout<D>& to = logic.to();
+    int key = rank;
+    if (const auto coord = destination_coord<D>(to, c.destination_ranks, rank))
+      key = to.grid().rank_of(*coord);
+    DISTARRAY_MPI_CHECK(MPI_Comm_split(comm_, 0, key, &destination_));
   }
 }
 
