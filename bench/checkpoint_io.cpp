@@ -13,31 +13,29 @@
 // Reads run twice: warm (the file in the page cache, as just written) and
 // cold (its pages dropped first with posix_fadvise, as a restart on another
 // node finds it).  Median of repetitions, slowest rank:
-//   mpiexec -n 4 build/bench/bench_checkpoint_io [--mib 256] [--reps 3] [--dir .]
+//   mpiexec -n 4 build/bench/bench_checkpoint_io [--mib 256] [--reps 3] [--dir .] [--json FILE]
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
 #include <distarray/support/driver_main.hpp>
+#include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>
+#include "bare_hdf5.hpp"
 #include "io_bench_args.hpp"
 
 #include <fcntl.h>
-#include <hdf5.h>
 #include <unistd.h>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace {
 
 using namespace distarray;
-using Array = DistArray<double, 2>;
 
 int rank() {
   int me = 0;
@@ -56,86 +54,15 @@ void evict(const std::string& path) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/// The bare parallel-HDF5 write or read of `a`'s local block as one
-/// hyperslab selection (its layout's dimensions block-cyclic in whole blocks).
-void bare_hdf5(const std::string& path, Array& a, bool write, H5FD_mpio_xfer_t transfer) {
-  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-  const hid_t file = write ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
-                           : H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
-  const hsize_t dims[2] = {hsize_t(a.layout().shape()[0]), hsize_t(a.layout().shape()[1])};
-  const hid_t space = H5Screate_simple(2, dims, nullptr);
-  const hid_t ds =
-      write ? H5Dcreate2(file, "a", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
-            : H5Dopen2(file, "a", H5P_DEFAULT);
-  // Per dimension: the whole blocks of b every P*b elements, then a partial
-  // last block if any; the selection is the union of their products.
-  struct Piece {
-    hsize_t start, stride, count, block;
-  };
-  std::array<std::vector<Piece>, 2> pieces;
-  hsize_t local[2];
-  const auto coord = a.grid().coord();
-  for (int d = 0; d < 2; ++d) {
-    const Dist1D& dist = a.layout().dist(d);
-    const int p = coord ? (*coord)[d] : 0;
-    const index_t extent = coord ? dist.local_extent(p) : 0, b = dist.block_size(), whole = extent / b;
-    if (whole)
-      pieces[d].push_back({hsize_t(p * b), hsize_t(dist.cycle_length()), hsize_t(whole), hsize_t(b)});
-    if (extent % b)
-      pieces[d].push_back({hsize_t(dist.global_index(p, whole * b)), 1, 1, hsize_t(extent % b)});
-    local[d] = hsize_t(extent);
-  }
-  const hid_t memory = H5Screate_simple(2, local, nullptr);
-  H5Sselect_none(space);
-  if (a.local_size() == 0) H5Sselect_none(memory);
-  for (const Piece& rows : pieces[0])
-    for (const Piece& cols : pieces[1]) {
-      const hsize_t start[2] = {rows.start, cols.start}, stride[2] = {rows.stride, cols.stride},
-                    count[2] = {rows.count, cols.count}, block[2] = {rows.block, cols.block};
-      H5Sselect_hyperslab(space, H5S_SELECT_OR, start, stride, count, block);
-    }
-  const hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
-  H5Pset_dxpl_mpio(dxpl, transfer);
-  if (write)
-    H5Dwrite(ds, H5T_NATIVE_DOUBLE, memory, space, dxpl, a.local().data());
-  else
-    H5Dread(ds, H5T_NATIVE_DOUBLE, memory, space, dxpl, a.local().data());
-  H5Pclose(dxpl);
-  H5Sclose(memory);
-  H5Sclose(space);
-  H5Pclose(fapl);
-  H5Dclose(ds);
-  H5Fclose(file);
-  if (write && rank() == 0) {  // durable, as a checkpoint must be (Series and save sync too)
-    const int fd = open(path.c_str(), O_RDONLY);
-    fsync(fd);
-    close(fd);
-  }
-}
-
 double gbps(const Array& a, double seconds) { return double(a.layout().global_size() * 8) / seconds / 1e9; }
 
-/// Bare collective and independent times of one transfer.
-struct Bare {
-  double collective, independent;
-};
-
-/// The bare write or read of `a` to or from `path`, timed both ways, `before` each repetition.
-template <class Before>
-Bare bare_times(int reps, Before&& before, const std::string& path, Array& a, bool write) {
-  const auto timed = [&](H5FD_mpio_xfer_t mode) {
-    return distarray::support::median_slowest_seconds(MPI_COMM_WORLD, reps, before,
-                                                      [&] { bare_hdf5(path, a, write, mode); });
-  };
-  return {timed(H5FD_MPIO_COLLECTIVE), timed(H5FD_MPIO_INDEPENDENT)};
-}
-
-void row(const std::string& what, double seconds, const Bare& bare, const Array& a) {
+void row(support::JsonRecord& record, const std::string& what, double seconds, const Bare& bare, const Array& a) {
   const double floor = std::min(bare.collective, bare.independent);
   if (rank() == 0)
     std::printf("%-52s %7.3f %7.3f %7.3f %7.2f\n", what.c_str(), gbps(a, seconds), gbps(a, bare.collective),
                 gbps(a, bare.independent), floor / seconds);
+  record.row().set("operation", what).set("seconds", seconds).set("bare_collective_s", bare.collective).set(
+      "bare_independent_s", bare.independent);
 }
 
 int run(int argc, char** argv) {
@@ -147,6 +74,9 @@ int run(int argc, char** argv) {
   const std::string dir = args.dir;
   const Index<2> shape = args.shape();
   const index_t rows = shape[0], cols = shape[1];
+  support::JsonRecord record("bench_checkpoint_io", argc, argv, MPI_COMM_WORLD);
+  record.note("unit", "seconds");
+  record.note("bytes", double(rows * cols * 8));
   const std::string p = std::to_string(size), q = std::to_string(std::max(1, size - 1));
   const auto rows_layout = Layout<2>::parse("block,* on " + p + "x1", shape);
   Array a(rows_layout, MPI_COMM_WORLD), b(rows_layout, MPI_COMM_WORLD);
@@ -185,8 +115,8 @@ int run(int argc, char** argv) {
     std::printf("%-52s %7s %7s %7s %7s\n", "GB/s", "", "bare", "bare", "ratio");
     std::printf("%-52s %7s %7s %7s %7s\n", "", "", "coll.", "indep.", "(best)");
   }
-  row("series step save, block,*", step_write, bare_write, a);
-  row("single-array save with read-back", plain_write, bare_write, a);
+  row(record, "series step save, block,*", step_write, bare_write, a);
+  row(record, "single-array save with read-back", plain_write, bare_write, a);
   for (bool cold : {false, true}) {
     const auto before = [&](const std::string& f) {
       return [&, f] {
@@ -207,11 +137,11 @@ int run(int argc, char** argv) {
     const Bare bare_other = bare_times(reps, before(bare), bare, other, false);
     check(other, "the bare read into another layout");
     const std::string cache = cold ? "cold: " : "warm: ";
-    row(cache + "series step restore, block,*", step_read, bare_read, a);
-    row(cache + "  the same, checksum skipped", step_unchecked, bare_read, a);
-    row(cache + "restore into cyclic(64),cyclic(64) on 1x" + q, other_read, bare_read, a);
-    row(cache + "  the same, checksum skipped", other_unchecked, bare_read, a);
-    row(cache + "  the same against bare reads into that layout", other_read, bare_other, a);
+    row(record, cache + "series step restore, block,*", step_read, bare_read, a);
+    row(record, cache + "  the same, checksum skipped", step_unchecked, bare_read, a);
+    row(record, cache + "restore into cyclic(64),cyclic(64) on 1x" + q, other_read, bare_read, a);
+    row(record, cache + "  the same, checksum skipped", other_unchecked, bare_read, a);
+    row(record, cache + "  the same against bare reads into that layout", other_read, bare_other, a);
   }
   // Compression: a smooth field (a) and random data, deflate(4) against uncompressed.
   Array noise(rows_layout, MPI_COMM_WORLD);
@@ -231,13 +161,17 @@ int run(int argc, char** argv) {
     const double packed_s = timed(Compression::deflate(4));
     const double read_s = distarray::support::median_slowest_seconds(
         MPI_COMM_WORLD, reps, [] {}, [&] { restore_step(series, "a", b); });
+    // Rank 0 alone: it prints and writes the record, and the next step removes the file.
+    const double kept = rank() == 0 ? double(std::filesystem::file_size(series)) / double(rows * cols * 8) : 0;
     if (rank() == 0)
       std::printf(
           "deflate(4), %-12s: file %.1f%% of the data, save %.2fx the time of uncompressed, restore %.3f "
           "GB/s\n",
-          name, 100.0 * double(std::filesystem::file_size(series)) / double(rows * cols * 8),
-          packed_s / plain_s, gbps(a, read_s));
+          name, 100.0 * kept, packed_s / plain_s, gbps(a, read_s));
+    record.row().set("compressed", name).set("file_fraction", kept).set("save_s", packed_s).set(
+        "uncompressed_save_s", plain_s).set("restore_s", read_s);
   }
+  record.write(args.json);
   if (rank() == 0)
     for (const auto& f : {series, bare, plain}) std::filesystem::remove(f);
   return 0;

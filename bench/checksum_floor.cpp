@@ -15,12 +15,13 @@
 // in bench_checkpoint_io on the same machine (where the hash cannot overlap
 // the read, as when ranks fill the cores).
 //
-//   mpiexec -n 4 build/bench/bench_checksum_floor [--mib 256] [--reps 5] [--dir /tmp]
+//   mpiexec -n 4 build/bench/bench_checksum_floor [--mib 256] [--reps 5] [--dir /tmp] [--json FILE]
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
 #include <distarray/io/detail/keyed_row_kernels.hpp>
 #include <distarray/support/driver_main.hpp>
+#include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>
 #include "io_bench_args.hpp"
 
@@ -58,6 +59,9 @@ int run(int argc, char** argv) {
   const IoBenchArgs args = parse_io_bench_args(argc, argv, {.reps = 5, .dir = "/tmp"});
   const index_t mib = args.mib, cols = args.shape()[1];
   const int reps = args.reps;
+  distarray::support::JsonRecord record("bench_checksum_floor", argc, argv, MPI_COMM_WORLD);
+  record.note("unit", "seconds");
+  record.note("bytes", double(std::size_t(mib) << 20));
   Array a(Layout<2>::parse("block,* on " + std::to_string(size) + "x1", args.shape()), MPI_COMM_WORLD);
   const std::size_t row_bytes = std::size_t(cols) * 8, bytes = std::size_t(a.local_size()) * 8;
   const index_t band_rows = index_t(detail::band_bytes / row_bytes);
@@ -96,6 +100,8 @@ int run(int argc, char** argv) {
     if (me == 0)
       std::printf("%-6s %8.2f %8.2f %12.2f %14.2f\n", cold ? "cold" : "warm", gbps(all, bare),
                   gbps(all, bands), gbps(all, hashed), bare / hashed);
+    record.row().set("read", cold ? "cold" : "warm").set("bare_s", bare).set("bands_s", bands).set(
+        "bands_hash_s", hashed);
   }
   // Each kernel on one band in cache (the keys of the first rows; any keys cost the same).
   const std::vector<std::uint64_t> keys(std::size_t(cols), 0x9E3779B97F4A7C15ULL);
@@ -110,11 +116,13 @@ int run(int argc, char** argv) {
           kernel.add(band + std::size_t(r) * row_bytes, cols, 8, std::uint64_t(r), std::uint64_t(pass),
                      keys.data(), keys.data(), sums);
     });
+    const std::size_t kernel_bytes = std::size_t(passes * hashed_rows) * row_bytes;
     if (me == 0)
       std::printf("kernel %-9s %6.1f GB/s per rank in cache (%d ranks at once; sums %016llx)\n", kernel.name,
-                  gbps(std::size_t(passes * hashed_rows) * row_bytes, t), size,
-                  static_cast<unsigned long long>(sums.set0 ^ sums.set1));
+                  gbps(kernel_bytes, t), size, static_cast<unsigned long long>(sums.set0 ^ sums.set1));
+    record.row().set("kernel", kernel.name).set("bytes_per_rank", double(kernel_bytes)).set("seconds", t);
   }
+  record.write(args.json);
   close(fd);
   unlink(path.c_str());
   return 0;

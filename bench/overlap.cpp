@@ -21,10 +21,10 @@
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
 #include <distarray/support/driver_main.hpp>
+#include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,7 +43,7 @@ int world_size() {
 struct Batched {
   index_t n;
   int k;
-  std::string engine;  // of the separate executions
+  std::string asked, engine;  // the plan's option, and the engine it ran
   double batched, separate;
 };
 
@@ -80,7 +80,7 @@ Batched batched_against_separate(index_t n, int k, ExchangeEngine engine, int re
   const auto a = arrays(rows(n), k);
   auto b = arrays(columns(n), k);
   for (int i = 0; i < 6; ++i) plan.execute(std::span(a), std::span(b));  // the automatic engine settles
-  Batched r{n, k, "", 0, 0};
+  Batched r{n, k, std::string(to_string(engine)), "", 0, 0};
   r.batched = distarray::support::median_slowest_seconds(world, reps,
                                                          [&] { plan.execute(std::span(a), std::span(b)); });
   r.separate = distarray::support::median_slowest_seconds(world, reps, [&] {
@@ -136,25 +136,17 @@ Overlap overlap(index_t n, ExchangeEngine engine, bool polls, int reps) {
   return r;
 }
 
-void write_json(const std::string& file, const std::vector<Batched>& batched,
-                const std::vector<Overlap>& over, int reps) {
-  std::ofstream out(file);
-  out << "{\"ranks\": " << world_size() << ", \"reps\": " << reps
-      << ", \"unit\": \"seconds\", \"batched\": [\n";
-  for (std::size_t i = 0; i < batched.size(); ++i)
-    out << "  {\"n\": " << batched[i].n << ", \"k\": " << batched[i].k
-        << ", \"batched\": " << batched[i].batched << ", \"separate\": " << batched[i].separate << "}"
-        << (i + 1 < batched.size() ? "," : "") << "\n";
-  out << "], \"overlap\": [\n";
-  for (std::size_t i = 0; i < over.size(); ++i) {
-    const Overlap& r = over[i];
-    out << "  {\"n\": " << r.n << ", \"engine\": \"" << r.engine
-        << "\", \"test_calls\": " << (r.polls ? 1 : 0) << ", \"exchange\": " << r.exchange
-        << ", \"compute\": " << r.compute << ", \"sequential\": " << r.sequential
-        << ", \"overlapped\": " << r.overlapped << ", \"hidden\": " << r.hidden() << "}"
-        << (i + 1 < over.size() ? "," : "") << "\n";
-  }
-  out << "]}\n";
+void write_record(distarray::support::JsonRecord& record, const std::vector<Batched>& batched,
+                  const std::vector<Overlap>& over, int reps) {
+  record.note("unit", "seconds");
+  record.note("reps", double(reps));
+  for (const Batched& r : batched)
+    record.row().set("measure", "batched").set("n", static_cast<long long>(r.n)).set("k", r.k).set(
+        "asked", r.asked).set("engine", r.engine).set("batched_s", r.batched).set("separate_s", r.separate);
+  for (const Overlap& r : over)
+    record.row().set("measure", "overlap").set("n", static_cast<long long>(r.n)).set("engine", r.engine).set(
+        "test_calls", r.polls).set("exchange_s", r.exchange).set("compute_s", r.compute).set(
+        "sequential_s", r.sequential).set("overlapped_s", r.overlapped);
 }
 
 int run(int argc, char** argv) {
@@ -178,6 +170,9 @@ int run(int argc, char** argv) {
          {ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p, ExchangeEngine::encoded})
       for (bool polls : {true, false}) over.push_back(overlap(n, e, polls, o.reps));
   }
+  distarray::support::JsonRecord record("bench_overlap", argc, argv, world);
+  write_record(record, batched, over, o.reps);
+  record.write(json);
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   if (rank != 0) return 0;
@@ -197,7 +192,6 @@ int run(int argc, char** argv) {
     std::printf("%7ld %-10s %-6s %11.3f %10.3f %13.3f %13.3f %6.0f%%\n", long(r.n), r.engine.c_str(),
                 r.polls ? "yes" : "no", r.exchange * 1e3, r.compute * 1e3, r.sequential * 1e3,
                 r.overlapped * 1e3, 100 * r.hidden());
-  if (!json.empty()) write_json(json, batched, over, o.reps);
   return 0;
 }
 

@@ -15,20 +15,21 @@
 // quiet machine, e.g.
 //   for t in 1 2; do OMP_NUM_THREADS=$t OMP_WAIT_POLICY=active \
 //     build-openmp/bench/bench_pack_kernels --json docs/bench/pack_kernels_${t}t.json; done
+// (bench/tables.py makes docs/performance.md's table of the two records).
 // Each pack and unpack is one kernel launch over the side's messages.
 // (OMP_WAIT_POLICY=passive, right when ranks x threads oversubscribe the
 // cores, wakes sleeping threads at every launch.)
-// Prints a table and, with --json FILE, the same as JSON.
+// Prints a table and, with --json FILE, the same as a record (support/json_record.hpp).
 
 #include <distarray/core.hpp>
 #include <distarray/redist/detail/packer.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/support/json_record.hpp>
 #include <distarray/support/options.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -111,19 +112,17 @@ int main(int argc, char** argv) {
               threads == 1 ? "" : "s", reps);
   std::printf("%-16s %6s %10s %12s %10s %10s %12s\n", "case", "MiB", "pack GB/s", "unpack GB/s", "copy GB/s",
               "pack/copy", "unpack/copy");
-  std::ofstream out;
-  if (!json.empty()) out.open(json);
-  if (out) out << "[\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
+  support::JsonRecord record("bench_pack_kernels", argc, argv, MPI_COMM_WORLD);
+  record.note("space", Kokkos::DefaultExecutionSpace::name());
+  record.note("threads", double(threads));
+  record.note("n", double(n));
+  for (const Row& r : rows) {
     std::printf("%-16s %6.1f %10.2f %12.2f %10.2f %10.2f %12.2f\n", r.name.c_str(), r.bytes / (1 << 20),
                 r.bytes / r.pack / 1e9, r.bytes / r.unpack / 1e9, r.bytes / r.copy / 1e9, r.copy / r.pack,
                 r.copy / r.unpack);
-    if (out)
-      out << "  {\"case\": \"" << r.name << "\", \"threads\": " << threads << ", \"bytes\": " << r.bytes
-          << ", \"pack_s\": " << r.pack << ", \"unpack_s\": " << r.unpack << ", \"copy_s\": " << r.copy << "}"
-          << (i + 1 < rows.size() ? ",\n" : "\n");
+    record.row().set("case", r.name).set("bytes", r.bytes).set("pack_s", r.pack).set("unpack_s", r.unpack).set(
+        "copy_s", r.copy);
   }
-  if (out) out << "]\n";
+  record.write(json);
   return 0;
 }

@@ -8,7 +8,7 @@
 // executed until its automatic engine settles) and writes the file, the
 // second plans from it ("cost model wisdom", engines decided, nothing measured).
 // Run: mpiexec -n 4 build/bench/bench_plan_build [--sizes 4096,8192] [--reps 5]
-//      [--types double,complex] [--cases SUBSTRING] [--wisdom FILE]
+//      [--types double,complex] [--cases SUBSTRING] [--wisdom FILE] [--json FILE]
 
 #include "compare/cases.hpp"
 #include "compare/options.hpp"
@@ -16,6 +16,7 @@
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
 #include <distarray/support/driver_main.hpp>
+#include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>
 
 #include <complex>
@@ -37,35 +38,37 @@ double slowest_seconds(F&& f) {
   return distarray::support::median_slowest_seconds(world, 1, f);
 }
 
+/// One case's plan builds: the first of the process (negative when not the
+/// first), the median of later ones, and what the plan chose.
+struct Builds {
+  double first = -1, again = 0;
+  std::string choice;
+};
+
 template <class T, class SourceOrder, class DestOrder>
-void time_builds(const compare::Case& c, index_t n, int reps, const PlanOptions& options, bool first) {
+Builds time_builds(const compare::Case& c, index_t n, int reps, const PlanOptions& options, bool first) {
   const Index<2> shape{n, n};
   const auto from = Layout<2>::parse(c.from, shape);
   const auto to = Layout<2>::parse(c.to, shape);
-  std::string choice;
+  Builds b;
   const auto build = [&] {
     Plan<T, 2, Host, SourceOrder, DestOrder> plan(from, to, world, options);
-    choice =
+    b.choice =
         plan.report().method + ", " + plan.report().exchange + ", cost model " + plan.report().cost_model;
   };
-  const double once = first ? slowest_seconds(build) : -1;
-  const double again = distarray::support::median_slowest_seconds(world, reps, build);
+  if (first) b.first = slowest_seconds(build);
+  b.again = distarray::support::median_slowest_seconds(world, reps, build);
   if (!options.wisdom.empty()) {  // executions settle the automatic engine: into the wisdom
     DistArray<T, 2, Host, SourceOrder> a(from, world);
-    DistArray<T, 2, Host, DestOrder> b(to, world);
+    DistArray<T, 2, Host, DestOrder> dest(to, world);
     Plan<T, 2, Host, SourceOrder, DestOrder> plan(from, to, world, options);
-    for (int i = 0; i < 5; ++i) plan.execute(a, b);
+    for (int i = 0; i < 5; ++i) plan.execute(a, dest);
   }
-  int rank = 0;
-  MPI_Comm_rank(world, &rank);
-  if (rank != 0) return;
-  const char* type = sizeof(T) == 8 ? "f64" : "c128";
-  std::printf("%-24s %6ld^2 %5s %9s %9.2f  %s\n", c.name.c_str(), long(n), type,
-              once < 0 ? "-" : std::to_string(once * 1e3).substr(0, 7).c_str(), again * 1e3, choice.c_str());
+  return b;
 }
 
 template <class T>
-void time_case(const compare::Case& c, index_t n, int reps, const PlanOptions& options, bool first) {
+Builds time_case(const compare::Case& c, index_t n, int reps, const PlanOptions& options, bool first) {
   switch (c.kind) {
     case compare::CaseKind::transpose_row_major:
       return time_builds<T, Right, Right>(c, n, reps, options, first);
@@ -74,7 +77,7 @@ void time_case(const compare::Case& c, index_t n, int reps, const PlanOptions& o
     case compare::CaseKind::block_cyclic:
       break;
   }
-  time_builds<T, Left, Left>(c, n, reps, options, first);
+  return time_builds<T, Left, Left>(c, n, reps, options, first);
 }
 
 int run(int argc, char** argv) {
@@ -82,7 +85,10 @@ int run(int argc, char** argv) {
   o.sizes = {"4096", "8192"};
   o.reps = 5;
   PlanOptions options;
-  options.wisdom = compare::parse_options(argc, argv, o, {"--wisdom"}).text("--wisdom");
+  const auto args = compare::parse_options(argc, argv, o, {"--wisdom", "--json"});
+  options.wisdom = args.text("--wisdom");
+  distarray::support::JsonRecord record("bench_plan_build", argc, argv, world);
+  record.note("unit", "seconds");
   const auto& [sizes, types, reps, only] = o;
   int size = 1, rank = 0;
   MPI_Comm_size(world, &size);
@@ -98,14 +104,21 @@ int run(int argc, char** argv) {
       if (c.name.find(only) != std::string::npos)
         for (const std::string& type : types) {
           const index_t n = std::stol(text);
-          if (type == "double")
-            time_case<double>(c, n, reps, options, first);
-          else if (type == "complex")
-            time_case<std::complex<double>>(c, n, reps, options, first);
-          else
+          if (type != "double" && type != "complex")
             throw UsageError("--types takes double and complex, not '" + type + "'");
+          const Builds b = type == "double" ? time_case<double>(c, n, reps, options, first)
+                                            : time_case<std::complex<double>>(c, n, reps, options, first);
           first = false;
+          const char* name = type == "double" ? "f64" : "c128";
+          if (rank == 0)
+            std::printf("%-24s %6ld^2 %5s %9s %9.2f  %s\n", c.name.c_str(), long(n), name,
+                        b.first < 0 ? "-" : std::to_string(b.first * 1e3).substr(0, 7).c_str(), b.again * 1e3,
+                        b.choice.c_str());
+          auto& row = record.row().set("case", c.name).set("n", static_cast<long long>(n)).set("type", name);
+          if (b.first >= 0) row.set("first_s", b.first);
+          row.set("again_s", b.again).set("chose", b.choice);
         }
+  record.write(args.text("--json"));
   return 0;
 }
 

@@ -3,18 +3,19 @@
 // For each case: the plan's time per stage (pack, exchange, unpack) and the
 // floor — one bare MPI_Alltoallv of the same per-peer byte counts from
 // pre-packed buffers (the self part included) — each the median over
-// repetitions of the slowest rank.  Prints a table and writes JSON.
+// repetitions of the slowest rank.  Prints a table and, with --json FILE, the
+// same as a record (support/json_record.hpp).
 //
 //   mpiexec -n 4 build/bench/bench_redist_floor [--size 4096] [--reps 15] [--json FILE]
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>
 #include <distarray/support/options.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -150,18 +151,13 @@ int run(int argc, char** argv) {
     std::printf("%-12s %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f\n", r.name.c_str(), r.engine.c_str(),
                 r.pack * 1e3, r.exchange * 1e3, r.unpack * 1e3, r.total * 1e3, r.floor * 1e3,
                 r.total / r.floor);
-  if (!json.empty()) {
-    std::ofstream out(json);
-    out << "[\n";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const Result& r = results[i];
-      out << "  {\"case\": \"" << r.name << "\", \"from\": \"" << r.from << "\", \"to\": \"" << r.to
-          << "\", \"engine\": \"" << r.engine << "\", \"ranks\": " << size << ", \"n\": " << n
-          << ", \"pack_s\": " << r.pack << ", \"exchange_s\": " << r.exchange
-          << ", \"unpack_s\": " << r.unpack << ", \"total_s\": " << r.total << ", \"floor_s\": " << r.floor
-          << ", \"ratio\": " << r.total / r.floor << "}" << (i + 1 < results.size() ? "," : "") << "\n";
-    }
-    out << "]\n";
-  }
+  support::JsonRecord record("bench_redist_floor", argc, argv, MPI_COMM_WORLD);
+  record.note("unit", "seconds");
+  record.note("n", double(n));
+  for (const Result& r : results)
+    record.row().set("case", r.name).set("from", r.from).set("to", r.to).set("engine", r.engine).set(
+        "pack_s", r.pack).set("exchange_s", r.exchange).set("unpack_s", r.unpack).set("total_s", r.total).set(
+        "floor_s", r.floor);
+  record.write(json);
   return 0;
 }
