@@ -9,6 +9,7 @@
 #include <distarray/redist/matrix_transform.hpp>
 
 #include "mpi/matrix_cases.hpp"
+#include "mpi/memory_space.hpp"
 #include "mpi/throws.hpp"
 #include "mpi/world.hpp"
 
@@ -86,12 +87,18 @@ TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
                                 MatrixExecutions::copies_only, options);
       const std::string what = std::string(to_string(engine)) + " case " + std::to_string(k);
       EXPECT_EQ(testing::wrong_elements(c, t, what), 0) << what << ": " << testing::describe(c);
-      // The report names the engine that moved the data.
+      // The report names the engine that moved the data.  Depends on the
+      // memory space: where MPI cannot read the arrays, datatypes cannot
+      // describe them, and the step packs for alltoallv instead.
       const std::string named = t.report().exchange;
+      const ExchangeEngine moved =
+          engine == ExchangeEngine::datatype && !testing::mpi_reads_arrays_in<MatrixTransform<double>::memory_space>()
+              ? ExchangeEngine::alltoallv
+              : engine;
       if (engine == ExchangeEngine::automatic)
         EXPECT_FALSE(named.empty()) << what;
       else
-        EXPECT_EQ(named.substr(0, to_string(engine).size()), to_string(engine)) << what << ": " << named;
+        EXPECT_EQ(named.substr(0, to_string(moved).size()), to_string(moved)) << what << ": " << named;
     }
   }
 }
