@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/overlap at 2 and 4 ranks into docs/bench/overlap_np{2,4}.json (the stored record; the tables print).
+# bench/overlap at 2 and 4 ranks into docs/bench/overlap_np{2,4}.json, the stored records;
+# bench/tables.py --update docs/performance.md makes the tables there from them.
 #   bench/overlap.sh [bench_overlap options, e.g. --reps 20]
 set -euo pipefail
 cd "$(dirname "$0")/.."

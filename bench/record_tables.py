@@ -1,8 +1,9 @@
 """The Markdown table of each benchmark's stored record (docs/bench/*.json).
 
 A record is what support/json_record.hpp writes: {"bench", "command",
-"ranks", "date", notes..., "rows": [...]}; two older shapes are read too:
-Google Benchmark's JSON (bench_schedule_build) and bench_strategy_choice's.
+"ranks", "date", notes..., "rows": [...]}; three other shapes are read too:
+Google Benchmark's JSON (bench_schedule_build), bench_strategy_choice's, and
+the report of `distarray redist --json`.
 TABLES maps a record's bench to the function that makes its table from one
 or more records of that bench (bench/tables.py puts them into the docs).
 """
@@ -34,10 +35,18 @@ def schedule_build(records):
         return "%.3g ms" % (us / 1e3) if us >= 1e3 else "%.3g us" % us
 
     counts = (10, 10_000, 1_000_000)
-    out = header(["schedule build, one rank (RemoteGrid, fixed output)"] + ["R = %d" % r for r in counts])
+    out = header(["schedule build, one rank (RemoteGrid, fixed output)"] +
+                 ["R = %s" % (r if r < 1000 else "10^%d" % (len(str(r)) - 1)) for r in counts])
     for method, by_r in times.items():
         out.append(line([method] + [shown(by_r[r]) if r in by_r else "-" for r in counts]))
     return out
+
+
+def executor(record):
+    """What ran a kernel record: its thread count on a host backend, else the backend (a GPU's)."""
+    if record.get("space", "OpenMP") in ("Serial", "OpenMP", "Threads"):
+        return "%d thread%s" % (record["threads"], "" if record["threads"] == 1 else "s")
+    return record["space"]
 
 
 def pack_kernels(records):
@@ -46,7 +55,7 @@ def pack_kernels(records):
     cases = [row["case"] for row in by_threads[0]["rows"]]
     cells = ["kernel"]
     for r in by_threads:
-        cells.append("%d thread%s, GB/s (x copy)" % (r["threads"], "" if r["threads"] == 1 else "s"))
+        cells.append("%s, GB/s (x copy)" % executor(r))
     if len(by_threads) > 1:
         cells.append("%d-thread speed-up" % by_threads[-1]["threads"])
     out = header(cells)
@@ -126,7 +135,8 @@ def redist_floor(records):
 
 
 def overlap(records):
-    """Batched against separate executions (speed-up = separate / batched), per engine asked for."""
+    """Batched against separate executions (speed-up = separate / batched), per engine asked for;
+    then, per engine, how much of the exchange compute between start and wait hid."""
     out = header(["ranks", "n", "k", "separate / batched, auto engine", "separate / batched, alltoallv"])
     for record in sorted(records, key=lambda r: r["ranks"]):
         batched = [r for r in record["rows"] if r["measure"] == "batched" and r["k"] > 1]
@@ -134,6 +144,26 @@ def overlap(records):
             speedup = {r["asked"]: r["separate_s"] / r["batched_s"] for r in batched if (r["n"], r["k"]) == (n, k)}
             out.append(line([record["ranks"], n, k] +
                             ["%.2fx" % speedup[e] if e in speedup else "-" for e in ("auto", "alltoallv")]))
+    # Overlap: the fraction of the exchange that compute between start and wait hid.
+    out += [""] + header(["ranks", "n", "engine", "hidden, test() between chunks", "hidden, no test()"])
+    for record in sorted(records, key=lambda r: r["ranks"]):
+        rows = [r for r in record["rows"] if r["measure"] == "overlap"]
+        for n, engine in dict.fromkeys((r["n"], r["engine"]) for r in rows):
+            hidden = {r["test_calls"]: (r["sequential_s"] - r["overlapped_s"]) / r["exchange_s"]
+                      for r in rows if (r["n"], r["engine"]) == (n, engine)}
+            out.append(line([record["ranks"], n, engine] +
+                            ["%.0f%%" % (100 * hidden[t]) if t in hidden else "-" for t in (True, False)]))
+    return out
+
+
+def distarray_redist(records):
+    """`distarray redist --json` reports: each stage's ms per execution, slowest rank."""
+    stages = ("pack", "staging", "exchange", "unpack", "total")
+    out = header(["ranks", "from", "to", "exchange"] + ["%s ms" % s for s in stages] + ["GB/s", "verified"])
+    for r in records:
+        out.append(line([r["ranks"], "`%s`" % r["from"], "`%s`" % r["to"], r["exchange"]] +
+                        ["%.1f" % (r["seconds"].get(s, 0) * 1e3) for s in stages] +
+                        ["%.1f" % r["bandwidth_gb_s"], "yes" if r["verified"] else "no"]))
     return out
 
 
@@ -151,7 +181,8 @@ def strategy_choice(records):
 TABLES = {"bench_schedule_build": schedule_build, "bench_pack_kernels": pack_kernels,
           "bench_plan_build": plan_build, "bench_checkpoint_io": checkpoint_io,
           "bench_checksum_floor": checksum_floor, "bench_redist_floor": redist_floor,
-          "bench_overlap": overlap, "bench_strategy_choice": strategy_choice}
+          "bench_overlap": overlap, "bench_strategy_choice": strategy_choice,
+          "distarray redist": distarray_redist}
 
 
 def bench_of(record):
@@ -162,4 +193,6 @@ def bench_of(record):
         return "bench_schedule_build"
     if "spearman_pooled" in record:
         return "bench_strategy_choice"
+    if record.get("title", "").startswith("distarray redist"):
+        return "distarray redist"
     raise ValueError("not a benchmark record this script knows")

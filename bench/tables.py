@@ -31,9 +31,8 @@ def provenance(record):
     if "date" not in record:
         return None
     launch = "mpiexec -n %d " % record["ranks"] if record["ranks"] > 1 else ""
-    threads = "%d thread%s: " % (record["threads"], "" if record["threads"] == 1 else "s") \
-        if "threads" in record else ""
-    return "%s%s: `%s%s`" % (threads, record["date"], launch, record["command"])
+    on = " (%s)" % record_tables.executor(record) if "threads" in record else ""
+    return "%s%s: `%s%s`" % (record["date"], on, launch, record["command"])
 
 
 def table(paths):
