@@ -5,7 +5,9 @@ A record is what support/json_record.hpp writes: {"bench", "command",
 Google Benchmark's JSON (bench_schedule_build), bench_strategy_choice's, and
 the report of `distarray redist --json`.
 TABLES maps a record's bench to the function that makes its table from one
-or more records of that bench (bench/tables.py puts them into the docs).
+or more records of that bench, SUMMARIES to a shorter one (bench/tables.py
+puts them into the docs).  bench_compare's own tables are
+bench/compare/tables.py's; its summary is here.
 """
 
 
@@ -167,6 +169,43 @@ def distarray_redist(records):
     return out
 
 
+# The README's summary of bench_compare: (what, which table's rows, the methods that count).
+COMPARE_SUMMARY = [
+    ("FFTW-MPI's transpose (row- and column-major output)", "plan", ["fftw-mpi"]),
+    ("heFFTe's reshapes (the fastest of three)", "plan", ["heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"]),
+    ("ScaLAPACK `pdgemr2d`", "plan", ["pdgemr2d"]),
+    ("COSTA `transform`", "plan", ["costa-transform"]),
+    ("a hand-written `MPI_Alltoallw` of derived datatypes", "plan", ["alltoallw"]),
+    ("ScaLAPACK's `p?gemr2d` / `p?tran`, against the drop-in", "routine", ["scalapack"]),
+    ("COSTA's ScaLAPACK wrappers, against the drop-in", "routine", ["costa-wrapper"]),
+]
+
+
+def compare_summary(records):
+    """Per peer: the median and range over the cases of peer time / distarray's time; last,
+    distarray's time over the floor (a bare MPI_Alltoallv of the same bytes)."""
+    cases = [c for r in records for c in r["cases"]]
+
+    def summary(label, ratios):
+        ratios = sorted(ratios)
+        middle = (ratios[(len(ratios) - 1) // 2] + ratios[len(ratios) // 2]) / 2
+        return line([label, len(ratios), "%.2f" % middle, "%.2f - %.2f" % (ratios[0], ratios[-1])])
+
+    out = header(["against", "cases", "median", "range"])
+    for label, table, methods in COMPARE_SUMMARY:
+        ratios = []
+        for c in cases:
+            times = [c["seconds"][m] for m in methods if m in c["seconds"]]
+            if times and (c["base"] == "distarray") == (table == "plan"):
+                ratios.append(min(times) / c["seconds"][c["base"]])
+        if ratios:
+            out.append(summary(label, ratios))
+    plans = [c for c in cases if c["base"] == "distarray"]
+    out.append(summary("distarray time / one bare `MPI_Alltoallv` of the same bytes (the floor)",
+                       [c["seconds"]["distarray"] / c["seconds"]["floor"] for c in plans]))
+    return out
+
+
 def strategy_choice(records):
     """The cost model's pick against the fastest candidate measured, per case."""
     (record,) = records
@@ -183,6 +222,8 @@ TABLES = {"bench_schedule_build": schedule_build, "bench_pack_kernels": pack_ker
           "bench_checksum_floor": checksum_floor, "bench_redist_floor": redist_floor,
           "bench_overlap": overlap, "bench_strategy_choice": strategy_choice,
           "distarray redist": distarray_redist}
+# Shorter tables of the same records, for a summary (`summary table:` markers).
+SUMMARIES = {"bench_compare": compare_summary}
 
 
 def bench_of(record):
@@ -193,6 +234,8 @@ def bench_of(record):
         return "bench_schedule_build"
     if "spearman_pooled" in record:
         return "bench_strategy_choice"
+    if record.get("cases") and "base" in record["cases"][0]:
+        return "bench_compare"
     if record.get("title", "").startswith("distarray redist"):
         return "distarray redist"
     raise ValueError("not a benchmark record this script knows")

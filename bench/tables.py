@@ -6,13 +6,13 @@ A Markdown file marks where a table goes:
     ...generated: when and how the records were measured, then the table...
     <!-- end table -->
 (the records' paths relative to that file; several records of one bench make
-one table, e.g. pack kernels at 1 and 2 threads).  bench/record_tables.py
-makes each bench's table.
+one table, e.g. pack kernels at 1 and 2 threads); `summary table:` marks a
+bench's shorter table.  bench/record_tables.py makes each bench's tables.
 
     bench/tables.py docs/bench/X.json ...         print the records' table
-    bench/tables.py --update docs/performance.md  rewrite every marked table
-    bench/tables.py --check docs/performance.md   exit 1 where a marked table
-                                                  differs from its records
+    bench/tables.py --update FILE.md   rewrite every marked table of FILE.md
+    bench/tables.py --check FILE.md    exit 1 where a marked table differs
+                                       from its records
 """
 import json
 import os
@@ -21,7 +21,7 @@ import sys
 
 import record_tables
 
-BLOCK = re.compile(r"(<!-- table: ([^>]*?) -->\n)(.*?)(<!-- end table -->)", re.S)
+BLOCK = re.compile(r"(<!-- (table|summary table): ([^>]*?) -->\n)(.*?)(<!-- end table -->)", re.S)
 
 
 def provenance(record):
@@ -35,7 +35,7 @@ def provenance(record):
     return "%s%s: `%s%s`" % (record["date"], on, launch, record["command"])
 
 
-def table(paths):
+def table(paths, kinds=record_tables.TABLES):
     records = []
     for path in paths:
         with open(path) as f:
@@ -45,14 +45,15 @@ def table(paths):
         raise ValueError("one table takes records of one bench, not %s" % sorted(benches))
     made = [p for p in map(provenance, records) if p]
     lines = ["Measured " + "; ".join(made) + ".", ""] if made else []
-    return "\n".join(lines + record_tables.TABLES[benches.pop()](records)) + "\n"
+    return "\n".join(lines + kinds[benches.pop()](records)) + "\n"
 
 
 def blocks_made(text, folder):
     """`text` with every marked table made again from its records."""
     def made(match):
-        paths = [os.path.join(folder, p) for p in match.group(2).split()]
-        return match.group(1) + table(paths) + match.group(4)
+        paths = [os.path.join(folder, p) for p in match.group(3).split()]
+        kinds = record_tables.SUMMARIES if match.group(2) == "summary table" else record_tables.TABLES
+        return match.group(1) + table(paths, kinds) + match.group(5)
     return BLOCK.sub(made, text)
 
 

@@ -4,8 +4,8 @@
 # peer (heFFTe and COSTA built by scripts/peers.sh into the cache, once).
 # Stores docs/bench/compare_np{2,4}.json (the one record of a run) and puts
 # the Markdown tables made from them (bench/compare/tables.py) into
-# docs/performance.md between the "bench/compare" markers (the README's
-# summary table is written by hand from them).
+# docs/performance.md between the "bench/compare" markers, and the README's
+# summary of them (bench/tables.py).
 #   bench/compare/run.sh [bench_compare options, e.g. --reps 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,4 +36,5 @@ awk -v table="$table" '
   !skip' docs/performance.md > docs/performance.md.new
 mv docs/performance.md.new docs/performance.md
 rm -f "$table"
+bench/tables.py --update README.md
 echo "compare: $out/compare_np{2,4}.json, tables in docs/performance.md"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""docs/performance.md's tables are the ones bench/tables.py makes from the
-stored records: --check passes on the document, fails on a copy with one
-figure changed, and --update makes that copy the document again.
+"""docs/performance.md's tables, and the README's summary, are the ones
+bench/tables.py makes from the stored records: --check passes on both, fails
+on a copy of performance.md with one figure changed, and --update makes that
+copy the document again.
     test_tables.py SOURCE_DIR"""
 import os
 import re
@@ -23,6 +24,8 @@ checked = run("--check", document)
 assert checked.returncode == 0, checked.stderr
 count = int(re.search(r"(\d+) tables match", checked.stdout).group(1))
 assert count >= 8, "only %d marked tables in %s" % (count, document)
+readme = run("--check", os.path.join(source, "README.md"))
+assert readme.returncode == 0 and "1 tables match" in readme.stdout, readme.stderr
 
 with tempfile.TemporaryDirectory() as folder:
     os.mkdir(os.path.join(folder, "docs"))
