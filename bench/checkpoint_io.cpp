@@ -56,13 +56,17 @@ void evict(const std::string& path) {
 
 double gbps(const Array& a, double seconds) { return double(a.layout().global_size() * 8) / seconds / 1e9; }
 
-void row(support::JsonRecord& record, const std::string& what, double seconds, const Bare& bare, const Array& a) {
+void row(support::JsonRecord& record, const std::string& what, double seconds, const Bare& bare,
+         const Array& a) {
   const double floor = std::min(bare.collective, bare.independent);
   if (rank() == 0)
     std::printf("%-52s %7.3f %7.3f %7.3f %7.2f\n", what.c_str(), gbps(a, seconds), gbps(a, bare.collective),
                 gbps(a, bare.independent), floor / seconds);
-  record.row().set("operation", what).set("seconds", seconds).set("bare_collective_s", bare.collective).set(
-      "bare_independent_s", bare.independent);
+  record.row()
+      .set("operation", what)
+      .set("seconds", seconds)
+      .set("bare_collective_s", bare.collective)
+      .set("bare_independent_s", bare.independent);
 }
 
 int run(int argc, char** argv) {
@@ -162,14 +166,19 @@ int run(int argc, char** argv) {
     const double read_s = distarray::support::median_slowest_seconds(
         MPI_COMM_WORLD, reps, [] {}, [&] { restore_step(series, "a", b); });
     // Rank 0 alone: it prints and writes the record, and the next step removes the file.
-    const double kept = rank() == 0 ? double(std::filesystem::file_size(series)) / double(rows * cols * 8) : 0;
+    const double kept =
+        rank() == 0 ? double(std::filesystem::file_size(series)) / double(rows * cols * 8) : 0;
     if (rank() == 0)
       std::printf(
           "deflate(4), %-12s: file %.1f%% of the data, save %.2fx the time of uncompressed, restore %.3f "
           "GB/s\n",
           name, 100.0 * kept, packed_s / plain_s, gbps(a, read_s));
-    record.row().set("compressed", name).set("file_fraction", kept).set("save_s", packed_s).set(
-        "uncompressed_save_s", plain_s).set("restore_s", read_s);
+    record.row()
+        .set("compressed", name)
+        .set("file_fraction", kept)
+        .set("save_s", packed_s)
+        .set("uncompressed_save_s", plain_s)
+        .set("restore_s", read_s);
   }
   record.write(args.json);
   if (rank() == 0)

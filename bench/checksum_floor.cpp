@@ -100,8 +100,11 @@ int run(int argc, char** argv) {
     if (me == 0)
       std::printf("%-6s %8.2f %8.2f %12.2f %14.2f\n", cold ? "cold" : "warm", gbps(all, bare),
                   gbps(all, bands), gbps(all, hashed), bare / hashed);
-    record.row().set("read", cold ? "cold" : "warm").set("bare_s", bare).set("bands_s", bands).set(
-        "bands_hash_s", hashed);
+    record.row()
+        .set("read", cold ? "cold" : "warm")
+        .set("bare_s", bare)
+        .set("bands_s", bands)
+        .set("bands_hash_s", hashed);
   }
   // Each kernel on one band in cache (the keys of the first rows; any keys cost the same).
   const std::vector<std::uint64_t> keys(std::size_t(cols), 0x9E3779B97F4A7C15ULL);

@@ -141,12 +141,24 @@ void write_record(distarray::support::JsonRecord& record, const std::vector<Batc
   record.note("unit", "seconds");
   record.note("reps", double(reps));
   for (const Batched& r : batched)
-    record.row().set("measure", "batched").set("n", static_cast<long long>(r.n)).set("k", r.k).set(
-        "asked", r.asked).set("engine", r.engine).set("batched_s", r.batched).set("separate_s", r.separate);
+    record.row()
+        .set("measure", "batched")
+        .set("n", static_cast<long long>(r.n))
+        .set("k", r.k)
+        .set("asked", r.asked)
+        .set("engine", r.engine)
+        .set("batched_s", r.batched)
+        .set("separate_s", r.separate);
   for (const Overlap& r : over)
-    record.row().set("measure", "overlap").set("n", static_cast<long long>(r.n)).set("engine", r.engine).set(
-        "test_calls", r.polls).set("exchange_s", r.exchange).set("compute_s", r.compute).set(
-        "sequential_s", r.sequential).set("overlapped_s", r.overlapped);
+    record.row()
+        .set("measure", "overlap")
+        .set("n", static_cast<long long>(r.n))
+        .set("engine", r.engine)
+        .set("test_calls", r.polls)
+        .set("exchange_s", r.exchange)
+        .set("compute_s", r.compute)
+        .set("sequential_s", r.sequential)
+        .set("overlapped_s", r.overlapped);
 }
 
 int run(int argc, char** argv) {

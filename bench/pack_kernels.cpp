@@ -120,8 +120,12 @@ int main(int argc, char** argv) {
     std::printf("%-16s %6.1f %10.2f %12.2f %10.2f %10.2f %12.2f\n", r.name.c_str(), r.bytes / (1 << 20),
                 r.bytes / r.pack / 1e9, r.bytes / r.unpack / 1e9, r.bytes / r.copy / 1e9, r.copy / r.pack,
                 r.copy / r.unpack);
-    record.row().set("case", r.name).set("bytes", r.bytes).set("pack_s", r.pack).set("unpack_s", r.unpack).set(
-        "copy_s", r.copy);
+    record.row()
+        .set("case", r.name)
+        .set("bytes", r.bytes)
+        .set("pack_s", r.pack)
+        .set("unpack_s", r.unpack)
+        .set("copy_s", r.copy);
   }
   record.write(json);
   return 0;

@@ -155,9 +155,16 @@ int run(int argc, char** argv) {
   record.note("unit", "seconds");
   record.note("n", double(n));
   for (const Result& r : results)
-    record.row().set("case", r.name).set("from", r.from).set("to", r.to).set("engine", r.engine).set(
-        "pack_s", r.pack).set("exchange_s", r.exchange).set("unpack_s", r.unpack).set("total_s", r.total).set(
-        "floor_s", r.floor);
+    record.row()
+        .set("case", r.name)
+        .set("from", r.from)
+        .set("to", r.to)
+        .set("engine", r.engine)
+        .set("pack_s", r.pack)
+        .set("exchange_s", r.exchange)
+        .set("unpack_s", r.unpack)
+        .set("total_s", r.total)
+        .set("floor_s", r.floor);
   record.write(json);
   return 0;
 }

@@ -44,12 +44,12 @@ class CountingTools {
     // zero-byte "TeamScratchMemory" allocation at every team launch without
     // level-1 scratch (CudaInternal::resize_team_scratch_space), which
     // allocates nothing.
-    tools::set_allocate_data_callback([](Kokkos_Profiling_SpaceHandle, const char* label, const void*,
-                                         std::uint64_t bytes) {
-      if (bytes == 0) return;
-      ++counted.allocations;
-      saw(std::string("allocation ") + label + " (" + std::to_string(bytes) + " B)");
-    });
+    tools::set_allocate_data_callback(
+        [](Kokkos_Profiling_SpaceHandle, const char* label, const void*, std::uint64_t bytes) {
+          if (bytes == 0) return;
+          ++counted.allocations;
+          saw(std::string("allocation ") + label + " (" + std::to_string(bytes) + " B)");
+        });
     tools::set_begin_parallel_for_callback(
         [](const char*, std::uint32_t, std::uint64_t*) { ++counted.launches; });
     tools::set_begin_parallel_reduce_callback(
@@ -59,7 +59,8 @@ class CountingTools {
     // The library's fences, not the one Kokkos adds before each launch's
     // callback because a tool is listening (requires_global_fencing).
     tools::set_begin_fence_callback([](const char* name, std::uint32_t, std::uint64_t*) {
-      if (std::string_view(name) == "Kokkos::Tools::invoke_kokkosp_callback: Kokkos Profile Tool Fence") return;
+      if (std::string_view(name) == "Kokkos::Tools::invoke_kokkosp_callback: Kokkos Profile Tool Fence")
+        return;
       ++counted.fences;
       saw(std::string("fence ") + name);
     });
@@ -79,7 +80,7 @@ class CountingTools {
 };
 
 struct Executions {
-  Costs first, settled;  // the second execution's costs (the first past the automatic engine's trials)
+  Costs first, settled;      // the second execution's costs (the first past the automatic engine's trials)
   std::string settled_seen;  // its allocations and fences, by name
   PlanReport report;
 };

@@ -92,7 +92,8 @@ TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
       // describe them, and the step packs for alltoallv instead.
       const std::string named = t.report().exchange;
       const ExchangeEngine moved =
-          engine == ExchangeEngine::datatype && !testing::mpi_reads_arrays_in<MatrixTransform<double>::memory_space>()
+          engine == ExchangeEngine::datatype &&
+                  !testing::mpi_reads_arrays_in<MatrixTransform<double>::memory_space>()
               ? ExchangeEngine::alltoallv
               : engine;
       if (engine == ExchangeEngine::automatic)

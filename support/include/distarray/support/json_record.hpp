@@ -54,7 +54,8 @@ class JsonRecord {
     std::vector<std::pair<std::string, std::string>> fields_;
   };
 
-  JsonRecord(std::string bench, int argc, char** argv, MPI_Comm comm) : bench_(std::move(bench)), comm_(comm) {
+  JsonRecord(std::string bench, int argc, char** argv, MPI_Comm comm)
+      : bench_(std::move(bench)), comm_(comm) {
     for (int i = 0; i < argc; ++i) command_ += (i ? " " : "") + std::string(argv[i]);
     MPI_Comm_size(comm, &ranks_);
   }
