@@ -24,6 +24,7 @@
 #include <distarray/core.hpp>
 #include <distarray/redist/detail/packer.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/support/driver_main.hpp>
 #include <distarray/support/json_record.hpp>
 #include <distarray/support/options.hpp>
 
@@ -89,8 +90,7 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  Environment env(argc, argv);
+int run(int argc, char** argv) {
   index_t n = 2048;
   int reps = 21;
   const int p = 4;
@@ -130,3 +130,5 @@ int main(int argc, char** argv) {
   record.write(json);
   return 0;
 }
+
+int main(int argc, char** argv) { return support::driver_main("bench_pack_kernels", argc, argv, run); }

@@ -10,6 +10,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <distarray/support/driver_main.hpp>
 #include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>
 #include <distarray/support/options.hpp>
@@ -111,18 +112,6 @@ Result run_case(const std::string& name, const std::string& from_text, const std
 
 }  // namespace
 
-int run(int argc, char** argv);
-
-int main(int argc, char** argv) {
-  distarray::Environment env(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const distarray::Error& e) {
-    std::fprintf(stderr, "bench_redist_floor: %s\n", e.what());
-    return 1;
-  }
-}
-
 int run(int argc, char** argv) {
   int me = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -143,14 +132,6 @@ int run(int argc, char** argv) {
       results.push_back(run_case("blockcyclic", "cyclic(64),cyclic(64) on 2x2",
                                  "cyclic(16),cyclic(16) on 1x4", n, e, reps));
   }
-  if (me != 0) return 0;
-  std::printf("%d ranks, %ldx%ld doubles, median of %d (slowest rank)\n", size, long(n), long(n), reps);
-  std::printf("%-12s %-10s %9s %9s %9s %9s %9s %7s\n", "case", "engine", "pack ms", "exch ms", "unpack ms",
-              "total ms", "floor ms", "ratio");
-  for (const Result& r : results)
-    std::printf("%-12s %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f\n", r.name.c_str(), r.engine.c_str(),
-                r.pack * 1e3, r.exchange * 1e3, r.unpack * 1e3, r.total * 1e3, r.floor * 1e3,
-                r.total / r.floor);
   support::JsonRecord record("bench_redist_floor", argc, argv, MPI_COMM_WORLD);
   record.note("unit", "seconds");
   record.note("n", double(n));
@@ -166,5 +147,17 @@ int run(int argc, char** argv) {
         .set("total_s", r.total)
         .set("floor_s", r.floor);
   record.write(json);
+  if (me != 0) return 0;
+  std::printf("%d ranks, %ldx%ld doubles, median of %d (slowest rank)\n", size, long(n), long(n), reps);
+  std::printf("%-12s %-10s %9s %9s %9s %9s %9s %7s\n", "case", "engine", "pack ms", "exch ms", "unpack ms",
+              "total ms", "floor ms", "ratio");
+  for (const Result& r : results)
+    std::printf("%-12s %-10s %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f\n", r.name.c_str(), r.engine.c_str(),
+                r.pack * 1e3, r.exchange * 1e3, r.unpack * 1e3, r.total * 1e3, r.floor * 1e3,
+                r.total / r.floor);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  return distarray::support::driver_main("bench_redist_floor", argc, argv, run);
 }

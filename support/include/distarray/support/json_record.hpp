@@ -8,13 +8,14 @@
 //   record.row().set("case", c.name).set("again_s", seconds);
 //   record.write(file);   // rank 0 writes; nothing for an empty name
 
+#include <distarray/core/error.hpp>
+
 #include <mpi.h>
 
 #include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,12 +68,20 @@ class JsonRecord {
   void note(const std::string& key, double number) { header_.set(key, number); }
 
   /// Rank 0 writes the record to `file` (no file for an empty name).
+  /// Collective: where rank 0 cannot write it, every rank throws UsageError.
   void write(const std::string& file) const {
-    int rank = 0;
+    if (file.empty()) return;
+    int rank = 0, written = 0;
     MPI_Comm_rank(comm_, &rank);
-    if (file.empty() || rank != 0) return;
+    if (rank == 0) written = write_to(file) ? 1 : 0;
+    MPI_Bcast(&written, 1, MPI_INT, 0, comm_);
+    if (!written) throw UsageError("cannot write the record to '" + file + "'");
+  }
+
+ private:
+  bool write_to(const std::string& file) const {
     std::ofstream out(file);
-    if (!out) throw std::runtime_error(bench_ + ": cannot write '" + file + "'");
+    if (!out) return false;
     Row head;
     head.set("bench", bench_).set("command", command_).set("ranks", ranks_).set("date", today());
     std::string text = head.text(), notes = header_.text();
@@ -82,9 +91,9 @@ class JsonRecord {
     for (std::size_t i = 0; i < rows_.size(); ++i)
       out << "  " << rows_[i].text() << (i + 1 < rows_.size() ? ",\n" : "\n");
     out << "]}\n";
+    return bool(out.flush());
   }
 
- private:
   static std::string quoted(const std::string& text) {
     std::string out = "\"";
     for (const char c : text) {
