@@ -1,7 +1,9 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/io/checkpoint.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <variant>
 
 namespace distarray {
 
@@ -12,8 +14,10 @@ CheckpointWriter::CheckpointWriter(std::string path, MPI_Comm comm) : path_(std:
     temporary_ = detail::TemporaryFile(path_, comm_);
     file_ = detail::Hdf5File::create(temporary_.path(), comm_);
     temporary_.check_unchanged(comm_);
+    space_ = detail::ReservedSpace(temporary_.descriptor(), path_);
+    space_.reserve({0, detail::first_metadata_bytes}, comm_);  // H5Fcreate truncated the file: again
   } catch (...) {
-    file_ = {};
+    file_ = {};       // discarded: nothing is written
     temporary_ = {};  // removes the file
     MPI_Comm_free(&comm_);
     throw;
@@ -24,18 +28,19 @@ CheckpointWriter::~CheckpointWriter() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
-  file_ = {};       // closes the HDF5 file (abandoned unless committed) before its communicator goes
+  file_ = {};       // discards the HDF5 file unless committed (closed), before its communicator goes
   temporary_ = {};  // removes the temporary file unless committed
   MPI_Comm_free(&comm_);
 }
 
 void CheckpointWriter::commit() {
   file_.close();
-  temporary_.sync(comm_);
+  space_.trim(comm_);  // what was reserved and not used
   {
     const auto written = detail::Hdf5File::open(temporary_.path(), comm_);
     for (const auto& read_back : read_backs_) read_back(written);
   }
+  temporary_.sync(comm_);
   temporary_.commit(comm_);
 }
 
@@ -47,8 +52,14 @@ std::string shape_text(const std::vector<index_t>& shape) {
 }
 
 DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& name) {
-  DatasetMeta meta{file.shape_of(dataset, name), file.type_of(dataset, name), {}, {}, 0, std::nullopt,
-                   file.filters_of(dataset)};
+  DatasetMeta meta{file.shape_of(dataset, name),
+                   file.type_of(dataset, name),
+                   {},
+                   {},
+                   0,
+                   std::nullopt,
+                   file.filters_of(dataset),
+                   std::nullopt};
   const std::string where = "dataset '" + name + "': ";
   std::string claimed;
   // Formats before 4 call complex<double> c64.
@@ -66,19 +77,50 @@ DatasetMeta read_meta(const Hdf5File& file, hid_t dataset, const std::string& na
                           std::to_string(checkpoint_format_version));
   std::uint64_t checksum = 0;
   if (file.get_attribute(dataset, "distarray_checksum", checksum)) meta.checksum = checksum;
+  // Format 5: an array of a series step carries the step, as its group says, in its checksum.
+  const std::string path = dataset_path(name);
+  std::uint64_t step = 0;
+  if (const std::size_t slash = path.rfind('/');
+      meta.format_version >= 5 && slash != std::string::npos &&
+      file.get_attribute(file.open_group(path.substr(0, slash)).get(), "distarray_step", step))
+    meta.step = step;
   return meta;
 }
 
+namespace {
+
+using ArrayAttribute = std::pair<std::string, std::variant<std::string, std::uint64_t>>;
+
+/// distarray's attributes of an array, in the order they are written.
+std::vector<ArrayAttribute> array_attributes(const std::string& layout, const std::string& grid,
+                                             StorageOrder order, const std::string& type,
+                                             std::uint64_t checksum) {
+  return {{"distarray_layout", layout},
+          {"distarray_grid", grid},
+          {"distarray_storage_order",
+           std::string(order == StorageOrder::row_major ? "row-major" : "column-major")},
+          {"distarray_element_type", type},
+          {"distarray_format_version", checkpoint_format_version},
+          {"distarray_library_version", std::string(DISTARRAY_VERSION)},
+          {"distarray_checksum", checksum}};
+}
+
+}  // namespace
+
 void set_array_attributes(const Hdf5File& file, hid_t ds, const std::string& layout, const std::string& grid,
                           StorageOrder order, const std::string& type, std::uint64_t checksum) {
-  file.set_attribute(ds, "distarray_layout", layout);
-  file.set_attribute(ds, "distarray_grid", grid);
-  file.set_attribute(ds, "distarray_storage_order",
-                     std::string(order == StorageOrder::row_major ? "row-major" : "column-major"));
-  file.set_attribute(ds, "distarray_element_type", type);
-  file.set_attribute(ds, "distarray_format_version", checkpoint_format_version);
-  file.set_attribute(ds, "distarray_library_version", std::string(DISTARRAY_VERSION));
-  file.set_attribute(ds, "distarray_checksum", checksum);
+  for (const auto& [key, value] : array_attributes(layout, grid, order, type, checksum))
+    std::visit([&, &key = key](const auto& v) { file.set_attribute(ds, key, v); }, value);
+}
+
+AttributeSizes array_attribute_sizes(const std::string& layout, const std::string& grid, StorageOrder order,
+                                     const std::string& type) {
+  AttributeSizes sizes;
+  for (const auto& [key, value] : array_attributes(layout, grid, order, type, 0)) {
+    const auto* text = std::get_if<std::string>(&value);
+    sizes.emplace_back(key, text ? std::max<std::size_t>(text->size(), 1) : 8);
+  }
+  return sizes;
 }
 
 void warn_unverified(const std::string& path, const std::string& name, MPI_Comm comm) {

@@ -20,12 +20,6 @@ namespace {
 /// HDF5 prints its own error stack to stderr by default; we raise exceptions instead.
 void silence_hdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
-H5Id access_list(MPI_Comm comm) {
-  H5Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL);
-  return fapl;
-}
-
 /// Selects the union of the products of per-dimension pieces in `space`.
 void select(hid_t space, const std::vector<std::vector<SlabPiece>>& pieces) {
   H5Sselect_none(space);
@@ -91,9 +85,7 @@ Hdf5File Hdf5File::create(const std::string& path, MPI_Comm comm) {
   Hdf5File f;
   f.path_ = path;
   f.comm_ = comm;
-  const std::string name = f.mpi_io_name(path, true);  // the file exists: TemporaryFile made it
-  const H5Id fapl = access_list(comm);
-  f.file_ = H5Id(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+  f.open_noting_descriptors(f.mpi_io_name(path, true), H5F_ACC_TRUNC, true);  // TemporaryFile made it
   f.agree(f.file_.get() < 0, "cannot create the file");
   return f;
 }
@@ -108,9 +100,7 @@ Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm, bool writable) {
   Hdf5File f;
   f.path_ = path;
   f.comm_ = comm;
-  const std::string name = f.mpi_io_name(path, writable);
-  const H5Id fapl = access_list(comm);
-  f.file_ = H5Id(H5Fopen(name.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+  f.open_noting_descriptors(f.mpi_io_name(path, writable), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, false);
   f.agree(f.file_.get() < 0, "cannot be opened as HDF5 (not an HDF5 file, or truncated or damaged)");
   return f;
 }
@@ -222,11 +212,9 @@ void Hdf5File::flush() const {
 
 void Hdf5File::close() {
   if (file_.get() < 0) return;
-  const bool flushed = H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) >= 0;
-  // Released whatever happened: an HDF5 file left open past a failed flush
-  // is closed again inside MPI_Finalize, after its communicator is gone.
-  const bool closed = H5Fclose(file_.release()) >= 0;
-  agree(!flushed || !closed, flushed ? "closing the file failed" : "flushing the file failed");
+  flush();  // then the close has nothing left to write, so it cannot fail
+  writable_ = false;
+  agree(H5Fclose(file_.release()) < 0, "closing the file failed");
 }
 
 }  // namespace distarray::detail

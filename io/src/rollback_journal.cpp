@@ -47,11 +47,10 @@ std::string unlink_own(const std::string& path, int fd) {
 /// Why the checked journal `header` does not belong to the file open as `file_fd`, or "".
 std::string foreign_to(const JournalHeader& header, int file_fd) {
   struct stat st {};
-  if (::fstat(file_fd, &st) != 0) return std::string("cannot stat the file: ") + std::strerror(errno);
-  if (header.device != std::uint64_t(st.st_dev) || header.inode != std::uint64_t(st.st_ino))
-    return "it was written for another file (device " + std::to_string(header.device) + ", inode " +
-           std::to_string(header.inode) + "; this file is " + std::to_string(st.st_dev) + ", " +
-           std::to_string(st.st_ino) + ")";
+  FileIdentity file;
+  if (::fstat(file_fd, &st) != 0 || !identity_of(file_fd, file))
+    return std::string("cannot stat the file: ") + std::strerror(errno);
+  if (std::string why = differs(header.file, file); !why.empty()) return why;
   if (header.length > std::uint64_t(st.st_size))
     return "the file is shorter than the journal says it was before step " + std::to_string(header.step);
   return "";
@@ -126,10 +125,9 @@ RollbackJournal RollbackJournal::write(const std::string& target, int file_fd, s
   j.file_fd_ = file_fd;
   std::string problem;
   if (rank_of(comm) == 0) {
-    struct stat st {};
     std::vector<char> image;
-    if (::fstat(file_fd, &st) != 0) problem = std::string("cannot stat it: ") + std::strerror(errno);
-    const JournalHeader header{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino), step, length};
+    JournalHeader header{{}, step, length};
+    if (!identity_of(file_fd, header.file)) problem = std::string("cannot stat it: ") + std::strerror(errno);
     if (problem.empty()) problem = journal_image(file_fd, header, data, image);
     const std::string partial = path_of(target) + "-partial", final_path = path_of(target);
     if (problem.empty()) {

@@ -67,8 +67,11 @@ void Series::open_locked() {
     if (missing) {  // an empty series, linked into place only where there is still no file
       detail::TemporaryFile temporary(path_, comm_);
       auto created = detail::Hdf5File::create(temporary.path(), comm_);
+      detail::ReservedSpace space(temporary.descriptor(), path_);
+      space.reserve({0, detail::first_metadata_bytes}, comm_);
       created.set_attribute(created.open_group("/").get(), "distarray_series", std::uint64_t(1));
       created.close();
+      space.trim(comm_);
       temporary.sync(comm_);
       temporary.commit_new(comm_);  // false: another writer created it first, and we open theirs
     }
@@ -85,6 +88,7 @@ void Series::open_locked() {
       else
         replaced = !detail::names(path_, lock_.get(), true);  // renamed over between open and lock
     }
+    space_ = detail::ReservedSpace(lock_.get(), path_);
     detail::agree<CheckpointError>(comm_, !problem.empty(), "series '" + path_ + "': " + problem);
     DISTARRAY_MPI_CHECK(MPI_Bcast(&replaced, 1, MPI_INT, 0, comm_));
     if (!replaced) return;
@@ -98,10 +102,11 @@ Series::~Series() {
   if (finalized) return;
   try {
     abandon_step();
+    file_.close();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "distarray: series '%s': %s\n", path_.c_str(), e.what());
   }
-  file_ = {};
+  file_ = {};  // discarded if the close failed
   lock_ = {};
   MPI_Comm_free(&comm_);
 }
@@ -133,16 +138,19 @@ void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
   if (found != steps.end() && found->second.complete)
     throw CheckpointError("series '" + path_ + "': step " + std::to_string(step) +
                           " is complete in the file already");
+  if (found != steps.end() && !found->second.damage.empty())
+    throw CheckpointError("series '" + path_ + "': step " + std::to_string(step) + " is damaged (" +
+                          found->second.damage + "); it is not overwritten");
   file_.flush();
-  detail::reserve_space(lock_.get(), 0, 0, path_, comm_);  // the step group's metadata: before the journal
+  space_.trim(comm_);  // room a killed writer reserved and did not use
+  // The step group's metadata, reserved before the journal: a full disk leaves no journal behind.
+  step_metadata_ = detail::step_metadata_bound(file_, step_group(step), detail::sizes_of(attributes));
+  space_.reserve({0, step_metadata_}, comm_);
   std::uint64_t length = 0;
   struct stat st {};
   if (lock_.get() >= 0 && ::fstat(lock_.get(), &st) == 0) length = std::uint64_t(st.st_size);
   journal_ = detail::RollbackJournal::write(path_, lock_.get(), step, length, file_.data_extents(), comm_);
   step_ = step;
-  if (found != steps.end() && !found->second.damage.empty())
-    throw CheckpointError("series '" + path_ + "': step " + std::to_string(step) + " is damaged (" +
-                          found->second.damage + "); it is not overwritten");
   if (found != steps.end()) file_.remove(found->second.group);  // an unfinished step's leftover
   const auto group = file_.create_group(step_group(step));
   file_.set_attribute(group.get(), "distarray_step", step);
@@ -157,8 +165,10 @@ void Series::commit_step() {
                                    "series '" + path_ + "': syncing the file failed");
   };
   sync();  // the arrays are on disk before the marker says so
+  space_.reserve({0, step_metadata_}, comm_);
   file_.set_attribute(file_.open_group(step_group(*step_)).get(), "distarray_complete", std::uint64_t(1));
   sync();
+  space_.trim(comm_);  // what was reserved and not used
   journal_.discard(comm_);
   const std::uint64_t step = *step_;
   step_.reset();
@@ -172,11 +182,7 @@ void Series::commit_step() {
 void Series::abandon_step() {
   if (!step_) return;
   step_.reset();
-  try {
-    file_.close();
-  } catch (const CheckpointError&) {
-    // rolled back below whatever the close left
-  }
+  file_.discard();  // what HDF5 has not written is not wanted: the journal undoes what it has
   journal_.roll_back(comm_);
   reopen();
 }

@@ -1,6 +1,7 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
+#include <distarray/io/detail/reserved_space.hpp>
 #include <distarray/io/detail/temporary_file.hpp>
 
 #include <fcntl.h>
@@ -85,7 +86,8 @@ TemporaryFile::TemporaryFile(const std::string& target, MPI_Comm comm) : target_
     inode_ = st.st_ino;
   }
   agree(comm, error, "cannot create a temporary file next to it");
-  reserve_space(fd_, 0, 0, target, comm);  // a full disk fails here, before HDF5 holds the file
+  // A full disk fails here, before HDF5 holds the file.
+  ReservedSpace(fd_, target).reserve({0, first_metadata_bytes}, comm);
   int length = int(path_.size());
   DISTARRAY_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
   path_.resize(std::size_t(length));
@@ -118,36 +120,6 @@ void TemporaryFile::check_unchanged(MPI_Comm comm) const {
       error = EEXIST;
   }
   agree(comm, error, "the temporary file '" + path_ + "' was replaced while saving");
-}
-
-void TemporaryFile::reserve(std::uint64_t offset, std::uint64_t bytes, MPI_Comm comm) const {
-  reserve_space(fd_, offset, bytes, target_, comm);
-}
-
-namespace {
-
-/// fallocate, where the file system has it; errno or 0.
-int allocate(int fd, int mode, std::uint64_t offset, std::uint64_t bytes) {
-  if (bytes == 0 || ::fallocate(fd, mode, off_t(offset), off_t(bytes)) == 0) return 0;
-  return errno == EOPNOTSUPP || errno == ENOSYS ? 0 : errno;  // left to the read-back check
-}
-
-}  // namespace
-
-void reserve_space(int fd, std::uint64_t offset, std::uint64_t bytes, const std::string& path,
-                   MPI_Comm comm) {
-  int error = 0;
-  if (fd >= 0) {
-    struct stat st {};
-    const bool at_end = offset == 0;
-    if (at_end) offset = ::fstat(fd, &st) == 0 ? std::uint64_t(st.st_size) : 0;
-    error = allocate(fd, at_end ? FALLOC_FL_KEEP_SIZE : 0, offset, bytes);
-    if (error == 0) error = allocate(fd, FALLOC_FL_KEEP_SIZE, offset + bytes, metadata_headroom);
-  }
-  detail::agree<CheckpointError>(comm, error != 0,
-                                 "checkpoint '" + path + "': cannot reserve " + std::to_string(bytes) +
-                                     " bytes for the data and " + std::to_string(metadata_headroom) +
-                                     " for its metadata: " + std::strerror(error));
 }
 
 void TemporaryFile::sync(MPI_Comm comm) const {

@@ -35,19 +35,21 @@ distarray_cli_mpi_test(series_save 4 0 "saved 'u' step 5 to"
                        save --shape 45x31 --type c128 --from "cyclic(4),block on 2x2" --compress 2
                        --file ${CMAKE_CURRENT_BINARY_DIR}/series_np4.h5 --array u --step 3 --steps 3)
 set_tests_properties(cli.series_save PROPERTIES FIXTURES_SETUP series_np4 FIXTURES_REQUIRED series_fresh)
-# ROMIO with compression: the series' lock must not meet ROMIO's own byte-range
-# locks on the same file (it deadlocked at 1 and 2 ranks); one file per rank count.
-foreach(ranks 1 2)
-  set(romio_file ${CMAKE_CURRENT_BINARY_DIR}/series_romio_np${ranks}.h5)
-  add_test(NAME cli.series_romio_fresh_np${ranks} COMMAND ${CMAKE_COMMAND} -E rm -f ${romio_file}
-                                                          ${romio_file}.distarray-journal)
-  set_tests_properties(cli.series_romio_fresh_np${ranks} PROPERTIES FIXTURES_SETUP series_romio_np${ranks})
-  distarray_cli_mpi_test(series_romio_compressed_np${ranks} ${ranks} 0 "saved 'u' step 2 to"
-                         save --shape 40x30 --from "cyclic(3),block on ${ranks}x1" --compress 3
-                         --file ${romio_file} --array u --step 0 --steps 3)
-  set_tests_properties(cli.series_romio_compressed_np${ranks} PROPERTIES TIMEOUT 60
-                       FIXTURES_REQUIRED series_romio_np${ranks}
-                       ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT};OMPI_MCA_io=romio321")
+# Compressed series through both MPI-IO components at 1, 2 and 4 ranks (with
+# ROMIO, the series' lock must not meet ROMIO's own byte-range locks on the
+# same file: it deadlocked at 1 and 2 ranks); one file per test.
+foreach(io ompio romio321)
+  foreach(ranks 1 2 4)
+    set(name series_compressed_${io}_np${ranks})
+    set(series_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.h5)
+    add_test(NAME cli.${name}_fresh COMMAND ${CMAKE_COMMAND} -E rm -f ${series_file} ${series_file}.distarray-journal)
+    set_tests_properties(cli.${name}_fresh PROPERTIES FIXTURES_SETUP ${name})
+    distarray_cli_mpi_test(${name} ${ranks} 0 "saved 'u' step 2 to"
+                           save --shape 40x30 --from "cyclic(3),block on ${ranks}x1" --compress 3
+                           --file ${series_file} --array u --step 0 --steps 3)
+    set_tests_properties(cli.${name} PROPERTIES TIMEOUT 60 FIXTURES_REQUIRED ${name}
+                         ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT};OMPI_MCA_io=${io}")
+  endforeach()
 endforeach()
 add_test(NAME cli.h5py_reads_a_series
          COMMAND ${DISTARRAY_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/cli/h5py_interop.py series-check
@@ -92,24 +94,42 @@ add_test(NAME cli.interrupted_save_keeps_the_old_file
                  $<TARGET_FILE:distarray_cli> ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(cli.interrupted_save_keeps_the_old_file PROPERTIES
                      ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT}" PASS_REGULAR_EXPRESSION "checkpoint is intact")
-# A series writer killed with SIGKILL at random moments: every complete step stays restorable.
-add_test(NAME cli.killed_series_writer_loses_nothing
-         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/killed_series_writer.sh ${MPIEXEC_EXECUTABLE}
-                 $<TARGET_FILE:distarray_cli> ${CMAKE_CURRENT_BINARY_DIR} 12)
-set_tests_properties(cli.killed_series_writer_loses_nothing PROPERTIES
-                     ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT}" TIMEOUT 600
-                     PASS_REGULAR_EXPRESSION "every complete step restorable")
+# A series writer killed with SIGKILL at random moments: every complete step
+# stays restorable, through both MPI-IO components at 1, 2 and 4 ranks.
+foreach(io ompio romio321)
+  foreach(ranks 1 2 4)
+    set(name cli.killed_series_writer_${io}_np${ranks})
+    add_test(NAME ${name}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/killed_series_writer.sh ${MPIEXEC_EXECUTABLE}
+                     $<TARGET_FILE:distarray_cli> ${CMAKE_CURRENT_BINARY_DIR} 4 ${ranks})
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT};OMPI_MCA_io=${io}"
+                         TIMEOUT 600 PASS_REGULAR_EXPRESSION "every complete step restorable")
+  endforeach()
+endforeach()
 # Nothing lost, nothing hangs (docs/reliability.md): saves on a full disk,
 # concurrent saves, links, long names, FIFOs, crafted files, strict options.
-foreach(script save_safety full_disk)
-  add_test(NAME cli.${script}
-           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/${script}.sh ${MPIEXEC_EXECUTABLE}
-                   $<TARGET_FILE:distarray_cli> ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(cli.${script} PROPERTIES ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT}"
-                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME cli.save_safety
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/save_safety.sh ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:distarray_cli>
+                 ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(cli.save_safety PROPERTIES ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT}"
+                     SKIP_RETURN_CODE 77 TIMEOUT 600 PASS_REGULAR_EXPRESSION "all save and restore checks passed")
+# Full disks through both MPI-IO components, on a file system with fallocate
+# and on one without (a preloaded library makes fallocate fail with EOPNOTSUPP).
+add_library(no_fallocate MODULE ${CMAKE_CURRENT_SOURCE_DIR}/cli/no_fallocate.c)
+foreach(io ompio romio321)
+  foreach(variant with_fallocate no_fallocate)
+    set(preload "")
+    if(variant STREQUAL "no_fallocate")
+      set(preload $<TARGET_FILE:no_fallocate>)
+    endif()
+    add_test(NAME cli.full_disk_${io}_${variant}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/full_disk.sh ${MPIEXEC_EXECUTABLE}
+                     $<TARGET_FILE:distarray_cli> ${CMAKE_CURRENT_BINARY_DIR} ${preload})
+    set_tests_properties(cli.full_disk_${io}_${variant} PROPERTIES
+                         ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT};OMPI_MCA_io=${io}"
+                         SKIP_RETURN_CODE 77 TIMEOUT 600 PASS_REGULAR_EXPRESSION "a full disk loses nothing")
+  endforeach()
 endforeach()
-set_tests_properties(cli.save_safety PROPERTIES PASS_REGULAR_EXPRESSION "all save and restore checks passed")
-set_tests_properties(cli.full_disk PROPERTIES PASS_REGULAR_EXPRESSION "a full disk loses nothing")
 add_test(NAME cli.wisdom
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/wisdom.sh ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:distarray_cli>
                  ${CMAKE_CURRENT_BINARY_DIR})

@@ -3,14 +3,16 @@
 # earlier complete step stays restorable and correct, readers leave a killed
 # step's file and journal as they are, `distarray recover` rolls it back, and
 # the next writer appends after it.
-# usage: killed_series_writer.sh MPIEXEC DISTARRAY WORKDIR [ROUNDS]
+# The writer runs at WRITER_RANKS ranks (default 2), through the MPI-IO
+# component OMPI_MCA_io names (OMPIO by default, or romio321).
+# usage: killed_series_writer.sh MPIEXEC DISTARRAY WORKDIR [ROUNDS [WRITER_RANKS]]
 set -u
-mpiexec=$1 tool=$2 dir=$3 rounds=${4:-20}
-file="$dir/killed_series.h5"
+mpiexec=$1 tool=$2 dir=$3 rounds=${4:-20} ranks=${5:-2}
+file="$dir/killed_series_np${ranks}${OMPI_MCA_io:+_$OMPI_MCA_io}.h5"
 rm -f "$file" "$file".distarray-journal*
 RANDOM=${KILL_SEED:-20261124}
 write() {  # first step, steps, extra options
-  "$mpiexec" -n 2 "$tool" save --shape 160x150 --type f64 --from "cyclic(7),block on 2x1" --file "$file" \
+  "$mpiexec" -n "$ranks" "$tool" save --shape 160x150 --type f64 --from "cyclic(7),block on ${ranks}x1" --file "$file" \
     --array u --step "$1" --steps "$2" "${@:3}"
 }
 write 0 1 > /dev/null || exit 1
@@ -19,7 +21,7 @@ for round in $(seq "$rounds"); do
   delay=$((RANDOM % 1500 + 300))  # ms: mpiexec starts in about 300 ms here
   extra=()
   [ $((round % 3)) -eq 0 ] && extra=(--compress 3)
-  setsid bash -c "$(declare -f write); mpiexec=$mpiexec tool=$tool file=$file; write $next 100000 ${extra[*]}" \
+  setsid bash -c "$(declare -f write); mpiexec=$mpiexec tool=$tool file=$file ranks=$ranks; write $next 100000 ${extra[*]}" \
     > /dev/null 2>&1 &
   pid=$!
   sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"

@@ -1,17 +1,22 @@
 // A series' step journal is applied only by the next writer of the same
 // file, and only for a step the file does not hold complete: readers never
 // write; another file's journal, a damaged one or a FIFO is refused and left
-// alone; a journal kept from a committed step (a stalled reader's copy)
-// undoes nothing.  Concurrent creators of a new series lose no step.
+// alone, and so is one written for an earlier file on the same inode; a
+// journal kept from a committed step (a stalled reader's copy) undoes
+// nothing.  Concurrent creators of a new series lose no step.
 
+#define DISTARRAY_INCLUDING_DETAIL  // journal_image.hpp, to forge a journal
+#include <distarray/io/detail/journal_image.hpp>
 #include <distarray/io/series.hpp>
 
 #include "mpi/series_steps.hpp"
 #include "mpi/throws.hpp"
 #include "mpi/world.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -19,6 +24,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace distarray {
 namespace {
@@ -163,6 +169,41 @@ TEST(SeriesJournal, ForeignDamagedOrSpecialJournalsAreRefusedAndLeftAlone) {
   MPI_Barrier(MPI_COMM_WORLD);
   write_steps(path, 3, 2);  // the user removed it: writers go on
   expect_steps(path, 3);
+}
+
+TEST(SeriesJournal, AJournalOfAnEarlierFileOnTheSameInodeIsRefused) {
+  // A series deleted with its killed writer's journal left, then a new
+  // series created at the path on the recycled inode: same device and inode,
+  // born later.  The journal is forged whole (a valid hash) with an earlier
+  // birth time, as the first file's writer would have written it.
+  const std::string path = fresh("journal_recycled");
+  write_steps(path, 2);
+  int forged = 0;
+  if (world_rank() == 0) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    detail::FileIdentity id;
+    if (fd >= 0 && detail::identity_of(fd, id) && (id.birth || id.generation)) {
+      id.birth -= id.birth ? 1 : 0;
+      id.generation += id.birth ? 0 : 1;
+      std::vector<char> image;
+      const detail::JournalHeader header{id, 1, std::uint64_t(std::filesystem::file_size(path)) / 2};
+      EXPECT_EQ(detail::journal_image(fd, header, {}, image), "");
+      std::ofstream(journal_of(path), std::ios::binary).write(image.data(), std::streamsize(image.size()));
+      forged = 1;
+    }
+    if (fd >= 0) ::close(fd);
+  }
+  MPI_Bcast(&forged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!forged) GTEST_SKIP() << "this file system keeps neither birth times nor inode generations";
+  const std::string file = world_rank() == 0 ? bytes_of(path) : "";
+  testing::expect_throw_on_every_rank([&] { const Series writer(path, MPI_COMM_WORLD); },
+                                      "an earlier one on the same inode");
+  if (world_rank() == 0) {
+    EXPECT_TRUE(bytes_of(path) == file) << "the series was written to";
+    std::filesystem::remove(journal_of(path));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  expect_steps(path, 2);
 }
 
 TEST(SeriesJournal, WritersCreatingOneSeriesAtOnceLoseNoStep) {

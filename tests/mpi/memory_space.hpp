@@ -10,11 +10,12 @@
 
 namespace distarray::testing {
 
-/// Whether MPI reads arrays of `Space` in place (as Plan and MatrixTransform decide it).
+/// Whether MPI reads arrays of `Space` in place (as Plan and MatrixTransform
+/// decide it).  Collective.
 template <class Space>
 bool mpi_reads_arrays_in() {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
-  return host || !detail::staged_buffers(BufferStaging::automatic, host);
+  return host || !detail::staged_buffers(BufferStaging::automatic, host, MPI_COMM_WORLD);
 }
 
 }  // namespace distarray::testing

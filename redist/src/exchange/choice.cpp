@@ -1,5 +1,6 @@
 // The engine of a step, decided once and together (ARCHITECTURE Sec. 4.8).
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/exchange_choice.hpp>
@@ -89,21 +90,29 @@ MpiDeviceMemory mpi_device_memory() {
 #endif
 }
 
-bool staged_buffers(BufferStaging staging, bool host_space) {
+GpuAwareDeclaration gpu_aware_declaration() {
+  static const GpuAwareDeclaration declared = [] {
+    const char* text = std::getenv("DISTARRAY_GPU_AWARE_MPI");
+    if (text && std::string_view(text) == "0") return GpuAwareDeclaration::staged;
+    if (text && std::string_view(text) == "1") return GpuAwareDeclaration::direct;
+    return GpuAwareDeclaration::none;
+  }();
+  return declared;
+}
+
+bool staged_buffers(BufferStaging staging, bool host_space, MPI_Comm comm, GpuAwareDeclaration declared) {
   if (staging == BufferStaging::host) return true;
-  if (host_space) return false;
+  if (host_space) return false;  // the same space on every rank
   const MpiDeviceMemory mpi = mpi_device_memory();
+  bool staged = mpi != MpiDeviceMemory::reads;
   if (staging == BufferStaging::none) {
-    if (mpi == MpiDeviceMemory::cannot)
-      throw UsageError(
-          "staging none: this MPI library says it cannot read device memory "
-          "(MPIX_Query_cuda_support() is 0); use staging auto or host");
-    return false;
-  }
-  const char* declared = std::getenv("DISTARRAY_GPU_AWARE_MPI");
-  if (declared && std::string_view(declared) == "0") return true;
-  if (declared && std::string_view(declared) == "1") {
-    if (mpi != MpiDeviceMemory::cannot) return false;
+    agree<UsageError>(comm, mpi == MpiDeviceMemory::cannot,
+                      "staging none: this MPI library says it cannot read device memory "
+                      "(MPIX_Query_cuda_support() is 0); use staging auto or host");
+    staged = false;
+  } else if (declared == GpuAwareDeclaration::staged) {
+    staged = true;
+  } else if (declared == GpuAwareDeclaration::direct && mpi == MpiDeviceMemory::cannot) {
     static const bool warned = [] {  // once per process: the declaration is the same every time
       std::fprintf(stderr,
                    "distarray: DISTARRAY_GPU_AWARE_MPI=1 ignored: this MPI library says it cannot read "
@@ -111,9 +120,10 @@ bool staged_buffers(BufferStaging staging, bool host_space) {
       return true;
     }();
     (void)warned;
-    return true;
+  } else if (declared == GpuAwareDeclaration::direct) {
+    staged = false;
   }
-  return mpi != MpiDeviceMemory::reads;
+  return all_ranks(comm, staged, MPI_LOR);
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,

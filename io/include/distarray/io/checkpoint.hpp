@@ -33,6 +33,7 @@
 #include <distarray/io/compression.hpp>
 #include <distarray/io/detail/array_io.hpp>
 #include <distarray/io/detail/hdf5_file.hpp>
+#include <distarray/io/detail/reserved_space.hpp>
 #include <distarray/io/detail/temporary_file.hpp>
 #include <distarray/io/element_type.hpp>
 #include <distarray/io/restore_options.hpp>
@@ -64,8 +65,7 @@ class CheckpointWriter {
   void write(const std::string& name, const DistArray<T, D, M, O>& a, const Compression& compression = {}) {
     // Read back before commit: write calls were seen to report success on a full disk.
     read_backs_.push_back(detail::write_array(
-        file_, name, a, compression,
-        [this](std::uint64_t offset, std::uint64_t bytes) { temporary_.reserve(offset, bytes, comm_); }));
+        file_, name, a, compression, [this](const detail::Reservation& r) { space_.reserve(r, comm_); }));
   }
 
   /// Closes the file, reads every dataset back and checks its checksum, syncs
@@ -80,6 +80,7 @@ class CheckpointWriter {
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   detail::TemporaryFile temporary_;
+  detail::ReservedSpace space_;  // in the temporary file
   detail::Hdf5File file_;
   std::vector<detail::ReadBack> read_backs_;
 };

@@ -14,7 +14,7 @@ namespace distarray {
 /// 3: a checksum a restore computes in about half the time; 4: complex
 /// double elements are named c128, as numpy's complex128, where earlier
 /// formats said c64, which numpy reads as two floats).
-inline constexpr std::uint64_t checkpoint_format_version = 4;
+inline constexpr std::uint64_t checkpoint_format_version = 5;
 
 /// "f32", "f64", "c128" (complex<double>), "i32" or "i64".
 template <class T>

@@ -30,6 +30,7 @@
 #include <distarray/io/attribute.hpp>
 #include <distarray/io/checkpoint.hpp>
 #include <distarray/io/detail/array_io.hpp>
+#include <distarray/io/detail/reserved_space.hpp>
 #include <distarray/io/detail/rollback_journal.hpp>
 #include <distarray/io/detail/series_reading.hpp>
 #include <distarray/io/detail/temporary_file.hpp>
@@ -69,11 +70,9 @@ class Series {
   void write(const std::string& name, const DistArray<T, D, M, O>& a, const Compression& compression = {}) {
     require_step("write");
     check_array_name(name);
-    const int fd = lock_.get();
-    detail::write_array(file_, step_group(*step_) + "/" + name, a, compression,
-                        [&](std::uint64_t offset, std::uint64_t bytes) {
-                          detail::reserve_space(fd, offset, bytes, path_, comm_);
-                        });
+    detail::write_array(
+        file_, step_group(*step_) + "/" + name, a, compression,
+        [this](const detail::Reservation& r) { space_.reserve(r, comm_); }, step_);
   }
 
   /// Makes the open step visible: its data flushed and synced, then its
@@ -94,10 +93,12 @@ class Series {
   void open_locked();
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  detail::Descriptor lock_;  // rank 0: the file, locked against a second writer
+  detail::Descriptor lock_;      // rank 0: the file, locked against a second writer
+  detail::ReservedSpace space_;  // in the file, through lock_
   detail::Hdf5File file_;
   detail::RollbackJournal journal_;
   std::optional<std::uint64_t> step_;
+  std::uint64_t step_metadata_ = 0;  // the open step group's metadata bound (space_bound.hpp)
 };
 
 /// One step of a series as the file holds it.

@@ -11,8 +11,10 @@
 #include <distarray/io/detail/checksum.hpp>
 #include <distarray/io/detail/checksum_v2.hpp>
 #include <distarray/io/detail/file_slab.hpp>
+#include <distarray/io/detail/reserved_space.hpp>
 #include <distarray/io/detail/row_groups.hpp>
 #include <distarray/io/detail/slab_transfer.hpp>
+#include <distarray/io/detail/space_bound.hpp>
 #include <distarray/io/element_type.hpp>
 #include <distarray/io/restore_options.hpp>
 
@@ -26,12 +28,14 @@ namespace distarray::detail {
 
 inline std::vector<index_t> as_vector(const auto& extents) { return {extents.begin(), extents.end()}; }
 
-/// The format 3 checksum of an array from every rank's sums (collective).
+/// The format 3 to 5 checksum of an array from every rank's sums
+/// (collective); `step`: the series step it belongs to (format 5).
 inline std::uint64_t keyed_checksum(const KeyedSums& mine, const std::string& type,
-                                    const std::vector<index_t>& shape, MPI_Comm comm) {
+                                    const std::vector<index_t>& shape, MPI_Comm comm,
+                                    std::optional<std::uint64_t> step = std::nullopt) {
   std::uint64_t sums[2] = {mine.set0, mine.set1};
   DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UINT64_T, MPI_SUM, comm));
-  return keyed_checksum({sums[0], sums[1]}, checksum_seed(type, shape));
+  return keyed_checksum({sums[0], sums[1]}, checksum_seed(type, shape, step));
 }
 
 /// The checksum of a whole array in format `version` (collective): `data`
@@ -62,7 +66,8 @@ struct DatasetMeta {
   std::string element_type, saved_layout, storage_order;
   std::uint64_t format_version = 0;  ///< 0: not written by distarray
   std::optional<std::uint64_t> checksum;
-  std::string compression;  ///< "" when stored without filters
+  std::string compression;            ///< "" when stored without filters
+  std::optional<std::uint64_t> step;  ///< format 5, in a series step: the step its checksum covers
 };
 
 /// Reads and cross-checks the dataset's metadata: its stored type against
@@ -78,35 +83,42 @@ std::string shape_text(const std::vector<index_t>& shape);
 /// Writes distarray's attributes of an array on dataset `ds`.
 void set_array_attributes(const Hdf5File& file, hid_t ds, const std::string& layout, const std::string& grid,
                           StorageOrder order, const std::string& type, std::uint64_t checksum);
+/// The names and value sizes of those attributes (space_bound.hpp).
+AttributeSizes array_attribute_sizes(const std::string& layout, const std::string& grid, StorageOrder order,
+                                     const std::string& type);
 
 /// Reads the dataset back and compares its checksum with the one written.
 using ReadBack = std::function<void(const Hdf5File&)>;
 
 /// Writes `a` as dataset `name` of `file` (collective over a.comm(), which
-/// must hold the file's ranks).  `reserve(offset, bytes)` is called with the
-/// dataset's storage before any data is written (a full disk fails there,
-/// on every rank); for chunked data, placed only as it is written, with
-/// offset 0 and the bytes of the data uncompressed.  Returns how to check a
-/// read-back of it.
+/// must hold the file's ranks); `step`: the series step it belongs to, which
+/// its checksum covers.  `reserve` is called with the room its data
+/// and metadata may take (space_bound.hpp) before HDF5 allocates any of it:
+/// a full disk fails there, on every rank, not inside parallel HDF5 (which
+/// allocates a compressed dataset's chunks when it creates it).  Returns how
+/// to check a read-back of it.
 template <class T, int D, class M, class O>
 ReadBack write_array(const Hdf5File& file, const std::string& name, const DistArray<T, D, M, O>& a,
-                     const Compression& compression,
-                     const std::function<void(std::uint64_t, std::uint64_t)>& reserve) {
+                     const Compression& compression, const std::function<void(const Reservation&)>& reserve,
+                     std::optional<std::uint64_t> step = std::nullopt) {
   const FileSlab<T, D> slab = to_file_slab(a);
-  const std::string type = element_type_name<T>();
-  const auto ds = file.create_dataset(name, as_vector(a.layout().shape()), type,
-                                      compression.chunk_shape(slab.layout, sizeof(T)), compression.level);
-  const auto [offset, bytes] = file.storage_of(ds.get());
-  reserve(offset, offset ? bytes : std::uint64_t(checked_bytes(slab.layout.global_size(), sizeof(T))));
+  const std::string type = element_type_name<T>(), layout = a.layout().to_string();
+  const auto shape = as_vector(a.layout().shape());
+  const auto chunk = compression.chunk_shape(slab.layout, sizeof(T));
+  const AttributeSizes attributes =
+      array_attribute_sizes(layout, a.layout().grid().to_string(), storage_order_of<O>(), type);
+  reserve({data_bound(shape, chunk, sizeof(T)),
+           array_metadata_bound(file, name, attributes, D, chunk_count(shape, chunk))});
+  const auto ds = file.create_dataset(name, shape, type, chunk, compression.level);
   const std::uint64_t checksum =
-      keyed_checksum(write_slab(file, ds.get(), type, slab), type, as_vector(a.layout().shape()), a.comm());
-  set_array_attributes(file, ds.get(), a.layout().to_string(), a.layout().grid().to_string(),
-                       storage_order_of<O>(), type, checksum);
+      keyed_checksum(write_slab(file, ds.get(), type, slab), type, shape, a.comm(), step);
+  set_array_attributes(file, ds.get(), layout, a.layout().grid().to_string(), storage_order_of<O>(), type,
+                       checksum);
   return [=, comm = a.comm(), layout = slab.layout](const Hdf5File& written) {
     const auto into = FileSlab<T, D>::staged(layout, comm);
     const auto stored = written.open_dataset(name);
     const KeyedSums sums = read_slab(written, stored.get(), name, type, into);
-    written.agree(keyed_checksum(sums, type, as_vector(layout.shape()), comm) != checksum,
+    written.agree(keyed_checksum(sums, type, as_vector(layout.shape()), comm, step) != checksum,
                   "dataset '" + name + "' read back differs from what was written");
   };
 }
@@ -146,14 +158,14 @@ void read_array(const Hdf5File& file, hid_t ds, const std::string& name, DistArr
     // Not when verifying a format 1 or 2 checksum: groups hash by format 3's row keys.
     if ((keyed || !verified) && group && !is_file_slab(into, ranks)) {
       const KeyedSums sums = read_by_row_groups(file, ds, name, meta.element_type, into, *group, keyed);
-      check([&] { return keyed_checksum(sums, hashed_type, meta.shape, into.comm()); });
+      check([&] { return keyed_checksum(sums, hashed_type, meta.shape, into.comm(), meta.step); });
       return;
     }
   }
   FileSlab<T, D> slab = file_slab_for(into);
   const KeyedSums sums = read_slab(file, ds, name, meta.element_type, slab, keyed);
   check([&] {
-    return keyed ? keyed_checksum(sums, hashed_type, meta.shape, into.comm())
+    return keyed ? keyed_checksum(sums, hashed_type, meta.shape, into.comm(), meta.step)
                  : global_checksum(slab, into.comm(), meta.format_version);
   });
   from_file_slab(slab, into);

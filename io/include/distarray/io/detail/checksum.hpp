@@ -25,19 +25,25 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace distarray::detail {
 
-/// The seed of formats 2 and 3: the element type name's bytes, the rank and
+/// The seed of formats 2 to 5: the element type name's bytes, the rank and
 /// each extent chained through splitmix64 (added once to the element sums),
-/// so that a dataset reshaped or retyped with the same bytes fails the check.
-inline std::uint64_t checksum_seed(const std::string& type, const std::vector<index_t>& shape) {
+/// so that a dataset reshaped or retyped with the same bytes fails the
+/// check; from format 5, for an array of a series step, then the word
+/// "step" and the step number, so that a step renamed (its group and its
+/// distarray_step together) fails it too.
+inline std::uint64_t checksum_seed(const std::string& type, const std::vector<index_t>& shape,
+                                   std::optional<std::uint64_t> step = std::nullopt) {
   std::uint64_t h = splitmix64(0x64697374617272ULL);  // "distarr"
   for (unsigned char c : type) h = splitmix64(h ^ c);
   h = splitmix64(h ^ shape.size());
   for (index_t e : shape) h = splitmix64(h ^ std::uint64_t(e));
+  if (step) h = splitmix64(splitmix64(h ^ 0x73746570ULL) ^ *step);  // "step"
   return h;
 }
 

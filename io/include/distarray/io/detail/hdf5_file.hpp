@@ -84,10 +84,16 @@ struct SlabPiece {
 /// one dataset; CheckpointError for an empty name.
 std::string dataset_path(const std::string& name);
 
-/// An open checkpoint file.
+/// An open checkpoint file.  One opened for writing and not closed with
+/// close() is discarded when destroyed (or assigned over): see discard().
 class Hdf5File {
  public:
   Hdf5File() = default;
+  ~Hdf5File();
+  Hdf5File(Hdf5File&& o) noexcept { *this = std::move(o); }
+  Hdf5File& operator=(Hdf5File&& o) noexcept;
+  Hdf5File(const Hdf5File&) = delete;
+  Hdf5File& operator=(const Hdf5File&) = delete;
   /// Creates (truncating) `path` for writing.
   static Hdf5File create(const std::string& path, MPI_Comm comm);
   /// Opens an existing checkpoint read-only (or for appending); CheckpointError
@@ -131,8 +137,18 @@ class Hdf5File {
   bool get_attribute(hid_t object, const std::string& key, std::string& value) const;
   bool get_attribute(hid_t object, const std::string& key, std::uint64_t& value) const;
 
-  /// Flushes and closes the file; the file is released even when that fails.
+  /// Flushes and closes the file.  A flush that fails throws with the file
+  /// still open; HDF5 1.10 cannot close a file after a failed flush (its
+  /// metadata cache is left mid-flush), which is why room is reserved before
+  /// HDF5 allocates anything (reserved_space.hpp): a full disk never reaches it.
   void close();
+  /// Closes the file without writing to it (collective): what HDF5 still
+  /// holds goes to an anonymous memory file that replaces the descriptors
+  /// MPI-IO opened for it, so the close cannot fail.  HDF5 1.10 frees a file
+  /// whose close failed but keeps its identifier, and closes it again inside
+  /// MPI_Finalize: a crash.  For files being given up (a save that failed, a
+  /// step rolled back), whose bytes nobody keeps.
+  void discard() noexcept;
   /// Writes everything HDF5 holds to the file and syncs it (MPI_File_sync).
   void flush() const;
 
@@ -168,10 +184,15 @@ class Hdf5File {
   /// /proc/self/fd path of a descriptor kept in long_name_ (hdf5_file.cpp).
   std::string mpi_io_name(const std::string& path, bool writable);
 
+  /// Opens or creates `name` with H5F `flags`, noting the descriptors MPI-IO opens for it.
+  void open_noting_descriptors(const std::string& name, unsigned flags, bool create);
+
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   Descriptor long_name_;  // see mpi_io_name()
   H5Id file_;
+  bool writable_ = false;
+  std::vector<int> mpi_io_descriptors_;  // what discard() replaces
 };
 
 }  // namespace distarray::detail

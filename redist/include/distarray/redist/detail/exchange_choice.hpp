@@ -53,13 +53,23 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
 enum class MpiDeviceMemory { reads, cannot, unknown };
 MpiDeviceMemory mpi_device_memory();
 
-/// Whether buffers in a space go to MPI through host mirrors: `staging` as
-/// asked (`none` refused where MPI says it cannot read device memory), or
+/// What DISTARRAY_GPU_AWARE_MPI declares, read once per process: unset,
+/// "0" (stage through host memory) or "1" (MPI reads device memory, for an
+/// MPI library that cannot say so itself).
+enum class GpuAwareDeclaration { none, staged, direct };
+GpuAwareDeclaration gpu_aware_declaration();
+
+/// Collective over `comm`: whether buffers in a space go to MPI through host
+/// mirrors.  Each rank decides from `staging` as asked (`none` refused, on
+/// every rank, where MPI says it cannot read device memory), or
 /// automatically for spaces the host cannot access: staged unless MPI says
-/// it reads device memory; DISTARRAY_GPU_AWARE_MPI=0 or 1 overrides, except
-/// that 1 is ignored (with a warning) where MPI says it cannot, so a wrong
-/// declaration never crashes MPI.
-bool staged_buffers(BufferStaging staging, bool host_space);
+/// it reads device memory or, where MPI cannot say, `declared` is direct;
+/// staged where MPI says it cannot, whatever is declared (with a warning), so
+/// a wrong declaration never reaches MPI there.  Then every rank stages if
+/// any does: MPI handed device pointers by some ranks and host buffers by
+/// others would crash or move garbage.
+bool staged_buffers(BufferStaging staging, bool host_space, MPI_Comm comm,
+                    GpuAwareDeclaration declared = gpu_aware_declaration());
 
 /// {send, receive} positions of the message to oneself, if there is one.
 std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,

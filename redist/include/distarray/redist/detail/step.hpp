@@ -84,7 +84,7 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
                                 const PlanOptions& options, EncodedMessages encoded = {},
                                 EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
-  const bool staged = staged_buffers(options.staging, host_space);
+  const bool staged = staged_buffers(options.staging, host_space, comm);
   const ExchangeChoice choice =
       choose_exchange(comm, send, recv, sizeof(T), options, host_space || !staged, memo);
   const int rank = rank_of(comm);
