@@ -16,7 +16,7 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 mkdir -p build-openmp
 log=build-openmp/build.log
 cmake -S . -B build-openmp -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
-  -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 || { cat $log; exit 1; }
+  -DDISTARRAY_BUILD_BENCHMARKS=OFF -DDISTARRAY_CHECK_HEADERS=OFF > $log 2>&1 || { cat $log; exit 1; }
 grep "distarray: Kokkos" $log
 cmake --build build-openmp -j "$(nproc)" >> $log 2>&1 || { tail -n 60 $log; exit 1; }
 # Up to 7 ranks x 2 threads share the cores: OpenMP threads that spin while

@@ -21,7 +21,9 @@ export ASAN_OPTIONS=detect_leaks=0  # MPI's allocations live to exit; fuzzing lo
 for t in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus/$t" "build-fuzz/crashes/$t"
   echo "fuzz: $t for ${seconds}s"
+  # The inputs of past crashes run first, with the seed corpus.
+  inputs=("build-fuzz/corpus/$t" "tests/fuzz/corpus/$t")
+  [ -d "tests/fuzz/regressions/$t" ] && inputs+=("tests/fuzz/regressions/$t")
   build-fuzz/tests/fuzz/fuzz_$t -max_total_time="$seconds" -print_final_stats=1 \
-    -artifact_prefix="build-fuzz/crashes/$t/" "build-fuzz/corpus/$t" "tests/fuzz/corpus/$t" \
-    2>&1 | tail -n 12
+    -artifact_prefix="build-fuzz/crashes/$t/" "${inputs[@]}" 2>&1 | tail -n 12
 done

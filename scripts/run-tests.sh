@@ -2,8 +2,8 @@
 # Set-up, then the whole test suite: serial, MPI (1-7 ranks), CLI and
 # consumer-project tests on Debian's Kokkos (Serial); the same suite on
 # upstream Kokkos with OpenMP, 2 threads per rank (scripts/check-openmp.sh);
-# the library, CLI, tests, examples and the Python module's array sources
-# compiled for CUDA, no GPU needed (scripts/check-cuda-build.sh);
+# the library, CLI, kernel and array tests, examples and the Python module's
+# array sources compiled for CUDA, no GPU needed (scripts/check-cuda-build.sh);
 # the AddressSanitizer + UBSan build of the library
 # with the serial tests and the MPI tests at 2 and 4 ranks; and a bounded
 # libFuzzer run of each parser (DISTARRAY_FUZZ_SECONDS each, default 60).

@@ -48,6 +48,13 @@ foreach(orders "row-major;column-major" "column-major;row-major" "column-major;c
 endforeach()
 distarray_cli_test(redist_bad_order 1 "--to-order takes row-major or column-major, not 'diagonal'"
                    redist --to-order diagonal)
+# 1-D blocks are the same in either order (one plan type serves both), and
+# the order is still checked.
+distarray_cli_mpi_test(redist_np3_1d_column_major 3 0 "verify +ok, every element"
+                       redist --shape 100 --type i32 --from "block on 3" --to "cyclic(4) on 3"
+                       --from-order column-major --to-order column-major --verify)
+distarray_cli_test(redist_1d_bad_order 1 "--from-order takes row-major or column-major, not 'diagonal'"
+                   redist --shape 40 --from "block on 1" --to "cyclic on 1" --from-order diagonal)
 distarray_cli_mpi_test(redist_np4_multiphase 4 0 "strategy +multiphase.*verify +ok, every element"
                        redist --shape 400 --from "block on 4" --to "cyclic(2) on 4" --method multiphase --verify)
 

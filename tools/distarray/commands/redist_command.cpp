@@ -77,10 +77,16 @@ int with_storage_order(const std::string& option, const std::string& text, F&& f
 
 template <class T, int D>
 int run_with_orders(const RedistRun& run, const Args& args) {
-  return with_storage_order("from-order", args.get("from-order", "row-major"), [&]<class SourceOrder>() {
-    return with_storage_order("to-order", args.get("to-order", "row-major"),
-                              [&]<class DestOrder>() { return run.run<T, D, SourceOrder, DestOrder>(); });
-  });
+  if constexpr (D == 1) {  // 1-D blocks are stored alike in either order: one plan type serves all four
+    for (const char* option : {"from-order", "to-order"})
+      with_storage_order(option, args.get(option, "row-major"), []<class>() { return 0; });
+    return run.run<T, 1, Kokkos::LayoutRight, Kokkos::LayoutRight>();
+  } else {
+    return with_storage_order("from-order", args.get("from-order", "row-major"), [&]<class SourceOrder>() {
+      return with_storage_order("to-order", args.get("to-order", "row-major"),
+                                [&]<class DestOrder>() { return run.run<T, D, SourceOrder, DestOrder>(); });
+    });
+  }
 }
 
 }  // namespace

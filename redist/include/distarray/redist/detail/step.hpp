@@ -15,6 +15,8 @@
 #include <mpi.h>
 #include <Kokkos_Core.hpp>
 
+#include <complex>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -94,5 +96,19 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
   return std::make_unique<Step>(comm, tag, send, recv, sizeof(T), options, choice, std::move(buffers),
                                 std::move(encoded), std::move(memo));
 }
+
+// The steps of these element types in the default memory space are compiled
+// once, into the library (redist/src/exchange/compiled_step.cpp.in, one file
+// per type): their kernels are most of what a plan costs to compile, and
+// every program, test and binding that builds plans paid it again (on a GPU
+// backend, device code in each).  Other types and spaces compile where used.
+#define DISTARRAY_FOR_EACH_COMPILED_STEP_TYPE(X) \
+  X(float) X(double) X(std::complex<float>) X(std::complex<double>) X(std::int32_t) X(std::int64_t)
+#define DISTARRAY_COMPILED_STEP(T)                                                          \
+  template std::unique_ptr<Step> make_step<T, Kokkos::DefaultExecutionSpace::memory_space>( \
+      MPI_Comm, int, const CopyTable&, const CopyTable&, const PlanOptions&, EncodedMessages, EngineMemo);
+#define DISTARRAY_DECLARE_COMPILED_STEP(T) extern DISTARRAY_COMPILED_STEP(T)
+DISTARRAY_FOR_EACH_COMPILED_STEP_TYPE(DISTARRAY_DECLARE_COMPILED_STEP)
+#undef DISTARRAY_DECLARE_COMPILED_STEP
 
 }  // namespace distarray::detail
