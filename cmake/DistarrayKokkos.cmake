@@ -45,6 +45,7 @@ macro(distarray_find_kokkos)
     endforeach()
   endif()
   message(STATUS "distarray: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}, backends: ${_da_kokkos_backends}")
+  set(DISTARRAY_KOKKOS_BACKENDS "${_da_kokkos_backends}")  # for the tests that need threads
   unset(_da_kokkos_backends)
   unset(_da_kokkos_inc)
   unset(_da_kokkos_fixed)

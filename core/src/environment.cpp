@@ -3,10 +3,13 @@
 #include <distarray/core/mpi_check.hpp>
 
 #include <mpi.h>
+#include <sched.h>
 #include <Kokkos_Core.hpp>
 
 #include <array>
 #include <charconv>
+#include <climits>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <string_view>
@@ -72,6 +75,32 @@ void initialize_kokkos(int& argc, char** argv) {
   argv[argc] = nullptr;
 }
 
+/// Rank 0 warns once where a rank has more host threads than cores in its
+/// affinity mask: Open MPI binds each rank to one core when it starts two or
+/// fewer, and its threads then take turns on that core (a 1-rank
+/// redistribution took the same time with 1 and 2 threads).  Collective.
+void warn_if_threads_share_cores(MPI_Comm comm) {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  const int cores = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 0;
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  const bool short_of_cores = cores > 0 && threads > cores;
+  // {ranks short of cores, most threads there, fewest cores there (negated)}
+  int worst[3] = {short_of_cores ? 1 : 0, short_of_cores ? threads : 0, short_of_cores ? -cores : INT_MIN};
+  int reduced[3] = {0, 0, 0};
+  DISTARRAY_MPI_CHECK(MPI_Reduce(worst, reduced, 1, MPI_INT, MPI_SUM, 0, comm));
+  DISTARRAY_MPI_CHECK(MPI_Reduce(worst + 1, reduced + 1, 2, MPI_INT, MPI_MAX, 0, comm));
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  if (rank != 0 || reduced[0] == 0) return;
+  std::fprintf(stderr,
+               "distarray: warning: %d of %d ranks run %d host threads on %d core(s) of their affinity mask: "
+               "the threads share cores.  Give them theirs: mpiexec --bind-to none, or --map-by slot:PE=%d "
+               "(docs/guide.md, threads and cores)\n",
+               reduced[0], ranks, reduced[1], -reduced[2], reduced[1]);
+}
+
 }  // namespace
 
 Environment::Environment(int& argc, char**& argv) {
@@ -92,6 +121,7 @@ Environment::Environment(int& argc, char**& argv) {
       throw UsageError(std::string("Kokkos refused its command-line options: ") + e.what());
     }
     owns_kokkos_ = true;
+    warn_if_threads_share_cores(MPI_COMM_WORLD);
   }
 }
 

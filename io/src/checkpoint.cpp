@@ -116,10 +116,8 @@ void set_array_attributes(const Hdf5File& file, hid_t ds, const std::string& lay
 AttributeSizes array_attribute_sizes(const std::string& layout, const std::string& grid, StorageOrder order,
                                      const std::string& type) {
   AttributeSizes sizes;
-  for (const auto& [key, value] : array_attributes(layout, grid, order, type, 0)) {
-    const auto* text = std::get_if<std::string>(&value);
-    sizes.emplace_back(key, text ? std::max<std::size_t>(text->size(), 1) : 8);
-  }
+  for (const auto& [key, value] : array_attributes(layout, grid, order, type, 0))
+    sizes.emplace_back(key, value_bytes(std::get_if<std::string>(&value)));
   return sizes;
 }
 

@@ -58,11 +58,13 @@ std::uint64_t messages_bytes(const AttributeSizes& attributes) {
 
 AttributeSizes sizes_of(const Attributes& attributes) {
   AttributeSizes sizes;
-  for (const auto& [name, value] : attributes) {
-    const auto* text = std::get_if<std::string>(&value);
-    sizes.emplace_back(name, text ? std::max<std::uint64_t>(text->size(), 1) : 8);
-  }
+  for (const auto& [name, value] : attributes)
+    sizes.emplace_back(name, value_bytes(std::get_if<std::string>(&value)));
   return sizes;
+}
+
+std::uint64_t value_bytes(const std::string* text) {
+  return text ? std::max<std::uint64_t>(text->size(), 1) : 8;
 }
 
 std::uint64_t chunk_count(const std::vector<index_t>& shape, const std::vector<std::uint64_t>& chunk) {

@@ -55,6 +55,8 @@ distarray_cli_mpi_test(redist_np3_1d_column_major 3 0 "verify +ok, every element
                        --from-order column-major --to-order column-major --verify)
 distarray_cli_test(redist_1d_bad_order 1 "--from-order takes row-major or column-major, not 'diagonal'"
                    redist --shape 40 --from "block on 1" --to "cyclic on 1" --from-order diagonal)
+distarray_cli_mpi_test(redist_np2_median 2 0 "total +[0-9.]+ ms +\\(mean\\).*execution +median +[0-9.]+ ms, fastest +[0-9.]+ ms"
+                       redist --shape 64x40 --repeat 3)
 distarray_cli_mpi_test(redist_np4_multiphase 4 0 "strategy +multiphase.*verify +ok, every element"
                        redist --shape 400 --from "block on 4" --to "cyclic(2) on 4" --method multiphase --verify)
 
@@ -72,7 +74,20 @@ foreach(bad_ts "abc" "1e999" "5abc" "-1")
   distarray_cli_test(${name} 1 "option '--ts' needs a finite number >= 0 \\(seconds\\), got '${bad_ts}'"
                      explain --shape 10 --from "block on 1" --to "cyclic on 1" --ts "${bad_ts}")
 endforeach()
-distarray_cli_test(repeat_wraps 1 "option '--repeat' needs an integer from 1 to 1000000000, got '4294967297'"
+# Threads that would share a core are named once, on rank 0, where the host
+# backend has threads: one rank held to one core (taskset, and Open MPI told
+# not to bind) with two threads.
+find_program(DISTARRAY_TASKSET taskset)
+if(DISTARRAY_KOKKOS_BACKENDS MATCHES "OPENMP|THREADS" AND DISTARRAY_TASKSET)
+  add_test(NAME cli.threads_share_a_core
+           COMMAND ${CMAKE_COMMAND} -DEXPECT_STATUS=0
+                   "-DEXPECT_REGEX=warning: 1 of 1 ranks run 2 host threads on 1 core\\(s\\) of their affinity mask.*--bind-to none"
+                   "-DCOMMAND=${DISTARRAY_TASKSET};-c;0;${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};1;--bind-to;none;$<TARGET_FILE:distarray_cli>;help"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.cmake)
+  set_tests_properties(cli.threads_share_a_core PROPERTIES
+                       ENVIRONMENT "${DISTARRAY_MPI_TEST_ENVIRONMENT};OMP_NUM_THREADS=2;OMP_WAIT_POLICY=passive")
+endif()
+distarray_cli_test(repeat_wraps 1 "option '--repeat' needs an integer from 1 to 10000000, got '4294967297'"
                    redist --repeat 4294967297)
 distarray_cli_test(repeated_option 1 "option '--shape' is given more than once" redist --shape 8 --shape 9)
 foreach(kokkos_option "--kokkos-threads=abc" "--threads=abc" "--kokkos-numa=x" "--kokkos-device-id=x")

@@ -21,10 +21,15 @@ struct Summary {
   index_t messages = 0, bytes_sent = 0, bytes_local = 0;  // per execution, all ranks
   double plan_s = 0, pack_s = 0, staging_s = 0, exchange_s = 0,
          unpack_s = 0;  // slowest rank, per execution (plan: once)
+  /// Whole executions (each after a barrier, the slowest rank's): a cold first
+  /// one or one descheduled run moves the mean of ten, not the median, which
+  /// the peers of bench/compare report.
+  double median_s = 0, fastest_s = 0;
 };
 
-/// Reduces every rank's report over `comm` (collective).
-Summary summarize(const PlanReport& r, MPI_Comm comm, int repeat);
+/// Reduces every rank's report over `comm` (collective); `execution_seconds`:
+/// each execution's time, fastest first.
+Summary summarize(const PlanReport& r, MPI_Comm comm, const std::vector<double>& execution_seconds);
 
 /// The table on rank 0; JSON to `json_path` unless it is empty.
 void print(const Summary& s, const std::string& json_path, MPI_Comm comm);

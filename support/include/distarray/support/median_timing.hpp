@@ -11,10 +11,10 @@
 
 namespace distarray::support {
 
-/// Median over `reps` repetitions of the slowest rank's seconds for f();
-/// before() runs untimed ahead of each repetition.  Collective over comm.
+/// The slowest rank's seconds for f() in each of `reps` repetitions, fastest
+/// first; before() runs untimed ahead of each repetition.  Collective over comm.
 template <class Before, class F>
-double median_slowest_seconds(MPI_Comm comm, int reps, Before&& before, F&& f) {
+std::vector<double> slowest_seconds(MPI_Comm comm, int reps, Before&& before, F&& f) {
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
     before();
@@ -26,7 +26,16 @@ double median_slowest_seconds(MPI_Comm comm, int reps, Before&& before, F&& f) {
     t.push_back(elapsed);
   }
   std::sort(t.begin(), t.end());
-  return t.empty() ? 0.0 : t[t.size() / 2];
+  return t;
+}
+
+/// The median of times sorted fastest first (the upper one of an even count).
+inline double median_of_sorted(const std::vector<double>& t) { return t.empty() ? 0.0 : t[t.size() / 2]; }
+
+/// Median over `reps` repetitions of the slowest rank's seconds for f().
+template <class Before, class F>
+double median_slowest_seconds(MPI_Comm comm, int reps, Before&& before, F&& f) {
+  return median_of_sorted(slowest_seconds(comm, reps, before, f));
 }
 
 template <class F>

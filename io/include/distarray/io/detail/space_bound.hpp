@@ -45,6 +45,8 @@ namespace distarray::detail {
 /// Attribute names with the bytes of their values.
 using AttributeSizes = std::vector<std::pair<std::string, std::uint64_t>>;
 AttributeSizes sizes_of(const Attributes& attributes);
+/// The bytes of an attribute's value: a string's (`text`, at least 1), else a number's 8.
+std::uint64_t value_bytes(const std::string* text);
 
 /// The data of an array of `shape` stored contiguous (`chunk` empty) or in
 /// chunks of `chunk` elements, compressed.
