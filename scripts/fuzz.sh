@@ -11,7 +11,8 @@ seconds=${1:-60}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p build-fuzz
 log=build-fuzz/build.log
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTARRAY_FUZZ=ON \
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DDISTARRAY_FUZZ=ON \
   -DDISTARRAY_BUILD_EXAMPLES=OFF -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 \
   || { cat $log; exit 1; }
 targets=(layout cli_args checkpoint_meta)

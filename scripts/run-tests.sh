@@ -6,7 +6,7 @@
 # array sources compiled for CUDA, no GPU needed (scripts/check-cuda-build.sh);
 # the AddressSanitizer + UBSan build of the library
 # with the serial tests and the MPI tests at 2 and 4 ranks; and a bounded
-# libFuzzer run of each parser (DISTARRAY_FUZZ_SECONDS each, default 60).
+# libFuzzer run of each parser (DISTARRAY_FUZZ_SECONDS each, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # stage NAME COMMAND...: runs COMMAND and says how long it took (CI keeps a budget).
@@ -21,4 +21,4 @@ stage serial bash -c 'cd build && ctest --output-on-failure --timeout 900 -j 2'
 stage openmp scripts/check-openmp.sh
 stage cuda scripts/check-cuda-build.sh
 stage sanitizers scripts/check-sanitizers.sh
-stage fuzz scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-60}"
+stage fuzz scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-30}"
