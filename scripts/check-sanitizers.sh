@@ -1,30 +1,23 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer: builds the library and its
-# tests in ./build-asan and runs the serial tests and the MPI tests at 2 and 4
-# ranks.  Any sanitizer report fails the run: undefined behaviour is fatal,
+# tests in ./build-asan (clang, shared with scripts/fuzz.sh) and runs the
+# serial tests and the MPI tests at 2 and 4 ranks.  Any sanitizer report fails the run: undefined behaviour is fatal,
 # memory errors abort, and leaks other than MPI's own (tests/sanitizers/lsan.supp)
 # fail at exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
-mkdir -p build-asan
-log=build-asan/build.log
-# -O1 and line tables only (AddressSanitizer's recommendation; reports keep
-# their file:line): the instrumented build was most of this stage's time.
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-  -DDISTARRAY_SANITIZE=ON -DDISTARRAY_BUILD_BENCHMARKS=OFF > $log 2>&1 || { cat $log; exit 1; }
+source scripts/lib/sanitized_build.sh
 # Not the distarray command's fuzzer: its option parser is fuzzed under the
-# same sanitizers by scripts/fuzz.sh, regressions first, and the command's
-# plans would add a build of every element type here.
-targets=(test_core test_redist test_core_mpi test_redist_mpi test_io_mpi fuzz_layout fuzz_checkpoint_meta)
-cmake --build build-asan -j 2 --target "${targets[@]}" >> $log 2>&1 || { tail -50 $log; exit 1; }
+# same sanitizers by scripts/fuzz.sh, regressions first, in this build.
+sanitized_build test_core test_redist test_core_mpi test_redist_mpi test_io_mpi fuzz_layout fuzz_checkpoint_meta
 cd build-asan
 # allocator_may_return_null: tests ask for impossible sizes on purpose and expect AllocationError.
 asan=abort_on_error=1:detect_stack_use_after_return=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0
-export DISTARRAY_SWEEP_MAX_N=40  # the schedule sweep at N <= 40: still ragged sizes and N < P
+export DISTARRAY_SWEEP_MAX_N=24  # the schedule sweep at N <= 24: still ragged sizes, N < P and N < P*b
 
 echo "sanitizers: serial tests, leaks included"
 ASAN_OPTIONS=$asan:detect_leaks=1 ctest --output-on-failure --timeout 900 -j 2 \

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Set-up, then the whole test suite: serial, MPI (1-7 ranks), CLI and
-# consumer-project tests on Debian's Kokkos (Serial); the same suite on
+# consumer-project tests on Debian's Kokkos (Serial); the suite again on
 # upstream Kokkos with OpenMP, 2 threads per rank (scripts/check-openmp.sh);
-# the library, CLI, kernel and array tests, examples and the Python module's
-# array sources compiled for CUDA, no GPU needed (scripts/check-cuda-build.sh);
-# the AddressSanitizer + UBSan build of the library
-# with the serial tests and the MPI tests at 2 and 4 ranks; and a bounded
-# libFuzzer run of each parser (DISTARRAY_FUZZ_SECONDS each, default 30).
+# the library, kernel and device-array tests, examples and the Python
+# module's array sources compiled for CUDA, no GPU needed
+# (scripts/check-cuda-build.sh); one clang build with AddressSanitizer, UBSan
+# and libFuzzer's coverage, running the serial tests and the MPI tests at 2
+# and 4 ranks (scripts/check-sanitizers.sh), then a bounded libFuzzer run of
+# each parser (scripts/fuzz.sh, DISTARRAY_FUZZ_SECONDS each, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # stage NAME COMMAND...: runs COMMAND and says how long it took (CI keeps a budget).
