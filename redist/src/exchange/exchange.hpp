@@ -79,7 +79,8 @@ std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, E
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                 EncodedMessages messages);
 /// Measures `packed` against `typed` on the first executions, keeps the
-/// faster and tells `decided` which (alltoallv or datatype).
+/// faster and tells `decided` which (alltoallv or datatype); measures again
+/// where the one kept falls behind the other's time (automatic.cpp).
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                   std::unique_ptr<Exchange> packed,
                                                   std::unique_ptr<Exchange> typed, bool send_typed,

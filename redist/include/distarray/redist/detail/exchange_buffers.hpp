@@ -89,8 +89,10 @@ class ExchangeBuffers {
   /// Received messages [first, last) into `out` in one kernel launch
   /// (unpacking on arrival); the message to oneself among them from the send buffer.
   virtual void unpack_messages(std::size_t first, std::size_t last, void* out) = 0;
-  /// Frees the buffer of each side the engine moves in place.
-  virtual void release(bool send, bool recv) = 0;
+  /// Holds the buffer of each side where true (allocating it again if it
+  /// was freed) and frees it where false: the automatic engine frees those
+  /// of the sides its choice moves in place, and takes them back to measure again.
+  virtual void hold_buffers(bool send, bool recv) = 0;
 
   /// The batch extension, ready for k arrays (its buffers only grow).
   /// Allocates: call it agreed.

@@ -73,8 +73,8 @@ struct StepCore {
         counters(counters) {
     checked_bytes(send_table.total, sizeof(T));
     checked_bytes(recv_table.total, sizeof(T));
-    send_buf =
-        StagedBuffer<T, Space>("distarray::send_buffer", choice.send_buffer() ? send_table.total : 0, staged);
+    send_elements = choice.send_buffer() ? send_table.total : 0;
+    send_buf = StagedBuffer<T, Space>("distarray::send_buffer", send_elements, staged);
   }
 
   /// f(op) with the element op the step runs now; returns f's launches.
@@ -138,6 +138,7 @@ struct StepCore {
   std::optional<ScaledCopy<T>> scaling;  // none: a plain copy
   execution_space exec;                  // where packs and unpacks run (use_instance)
   ExchangeCounters& counters;
+  index_t send_elements = 0;  // of the send buffer, where the engine has one
   StagedBuffer<T, Space> send_buf;
 };
 
