@@ -3,7 +3,7 @@
 # (default 4.6.01 from ../shared/third_party) with OpenMP, built by
 # scripts/kokkos.sh into a cache folder, distarray built against it in
 # ./build-openmp, the ctest suite run with 2 OpenMP threads per rank (the
-# variants that test file systems and the schedule sweep only in Serial).
+# tests of file systems and processes and the schedule sweep only in Serial).
 # Without the tarball the stage is skipped with a message, except under CI
 # (CI=true), where that fails the run.
 #   DISTARRAY_KOKKOS_TARBALL   another Kokkos source tarball
@@ -33,9 +33,9 @@ cmake --build build-openmp -j "$(nproc)" >> $log 2>&1 || { tail -n 60 $log; exit
 export OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive OMP_PROC_BIND=false OMPI_MCA_hwloc_base_binding_policy=none
 echo "openmp: the test suite with $OMP_NUM_THREADS OpenMP threads per rank"
 start=$(date +%s)
-# The full-disk and killed-writer variants test file systems and MPI-IO
-# components, and the schedule sweep host code, not the backend: the Serial
-# stage runs them all, this one the default variant of each and no sweep.
+# The CLI's tests of full disks, killed writers and interrupted saves test
+# file systems, MPI-IO and processes, and the schedule sweep host code, not
+# the backend: the Serial stage runs them.
 (cd build-openmp && ctest --output-on-failure --timeout 900 -j 2 -E \
-  '^(cli\.(full_disk_(romio321_.*|ompio_no_fallocate)|killed_series_writer_(romio321_.*|ompio_np[14]))|test_redist\.sweep_ps[0-9])$')
+  '^(cli\.(full_disk_.*|killed_series_writer_.*|save_safety|interrupted_save_keeps_the_old_file)|test_redist\.sweep_ps[0-9])$')
 echo "openmp: passed in $(( $(date +%s) - start )) s"

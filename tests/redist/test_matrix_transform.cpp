@@ -127,9 +127,12 @@ TEST(MatrixTransform, RefusalsOnEveryRank) {
   MatrixTransform<double> copies(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,
                                  MatrixExecutions::copies_only);
   std::vector<double> a(1024), b(1024);
-  for (const auto& [alpha, beta] : {std::pair{0.0, 0.0}, std::pair{0.0, 1.0}, std::pair{2.0, 0.0}})
-    testing::expect_throw_on_every_rank([&] { copies.execute(alpha, a.data(), beta, b.data()); },
-                                        "alpha must be 1 and beta 0");
+  // (Not a structured binding: clang before 16 cannot capture one in a lambda.)
+  for (const std::pair<double, double> scalars :
+       {std::pair{0.0, 0.0}, std::pair{0.0, 1.0}, std::pair{2.0, 0.0}})
+    testing::expect_throw_on_every_rank(
+        [&] { copies.execute(scalars.first, a.data(), scalars.second, b.data()); },
+        "alpha must be 1 and beta 0");
   using Z = std::complex<double>;
   testing::expect_throw_on_every_rank(
       [&] {
