@@ -17,7 +17,7 @@ cd build-asan
 asan=abort_on_error=1:detect_stack_use_after_return=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0
-export DISTARRAY_SWEEP_MAX_N=24  # the schedule sweep at N <= 24: still ragged sizes, N < P and N < P*b
+export DISTARRAY_SWEEP_MAX_N=16  # the schedule sweep at N <= 16: still ragged sizes, N < P and N < P*b
 
 echo "sanitizers: serial tests, leaks included"
 ASAN_OPTIONS=$asan:detect_leaks=1 ctest --output-on-failure --timeout 900 -j 2 \

@@ -7,7 +7,7 @@
 # (scripts/check-cuda-build.sh); one clang build with AddressSanitizer, UBSan
 # and libFuzzer's coverage, running the serial tests and the MPI tests at 2
 # and 4 ranks (scripts/check-sanitizers.sh), then a bounded libFuzzer run of
-# each parser (scripts/fuzz.sh, DISTARRAY_FUZZ_SECONDS each, default 30).
+# each parser (scripts/fuzz.sh, DISTARRAY_FUZZ_SECONDS each, default 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # stage NAME COMMAND...: runs COMMAND and says how long it took (CI keeps a budget).
@@ -22,4 +22,4 @@ stage serial bash -c 'cd build && ctest --output-on-failure --timeout 900 -j 2'
 stage openmp scripts/check-openmp.sh
 stage cuda scripts/check-cuda-build.sh
 stage sanitizers scripts/check-sanitizers.sh
-stage fuzz scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-30}"
+stage fuzz scripts/fuzz.sh "${DISTARRAY_FUZZ_SECONDS:-20}"
