@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer: builds the library and its
 # tests in ./build-asan (clang, shared with scripts/fuzz.sh) and runs the
-# serial tests and the MPI tests at 2 and 4 ranks.  Any sanitizer report fails the run: undefined behaviour is fatal,
-# memory errors abort, and leaks other than MPI's own (tests/sanitizers/lsan.supp)
-# fail at exit.
+# serial tests and the MPI tests at 2 and 4 ranks.  Any sanitizer report fails
+# the run: undefined behaviour is fatal, memory errors abort, and leaks other
+# than MPI's own (tests/sanitizers/lsan.supp) fail at exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -103,8 +103,8 @@ class AutomaticExchange final : public Exchange {
   /// the window, slowest rank, against the runner-up (collective).  Measures
   /// both engines again (no warm-up) where the chosen one has fallen behind.
   void watch() {
-    if (watched_ == 0 || watched_ % watch_window != 0 || watched_ == checked_at_) return;
-    checked_at_ = watched_;
+    // (Every start follows a completed execution: no window is checked twice.)
+    if (watched_ == 0 || watched_ % watch_window != 0) return;
     std::array<double, watch_window> w = window_;
     std::nth_element(w.begin(), w.begin() + watch_window / 2, w.end());
     double median = w[watch_window / 2];
@@ -114,7 +114,6 @@ class AutomaticExchange final : public Exchange {
     agreed(shape_.comm, [&] { buffers_.hold_buffers(true, true); });
     state_ = State::measuring;
     trials_ = 1;
-    checked_at_ = 0;
   }
 
   const StepShape& shape_;
@@ -126,7 +125,7 @@ class AutomaticExchange final : public Exchange {
   double best_[2] = {0, 0};
   bool completed_in_start_ = false;
   double inside_ = 0;                          // the running execution's seconds inside the engine
-  long watched_ = 0, checked_at_ = 0;          // executions since the decision; at the last check
+  long watched_ = 0;                           // executions since the decision
   std::array<double, watch_window> window_{};  // their last watch_window times
   std::function<void(ExchangeEngine)> decided_;
 };

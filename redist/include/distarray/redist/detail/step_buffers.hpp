@@ -13,7 +13,6 @@
 #include <distarray/redist/detail/step_core.hpp>
 
 #include <memory>
-#include <string>
 
 namespace distarray::detail {
 
@@ -28,8 +27,7 @@ class StepBuffers final : public ExchangeBuffers {
   StepBuffers(const CopyTable& send, const CopyTable& recv, int rank, const ExchangeChoice& choice,
               bool staged)
       : core_(send, recv, rank, choice, staged, counters),
-        recv_elements_(choice.recv_buffer() ? recv.total : 0),
-        recv_buf_("distarray::recv_buffer", recv_elements_, staged) {}
+        recv_buf_("distarray::recv_buffer", choice.recv_buffer() ? recv.total : 0, staged) {}
 
   void pack(const void* in) override {
     pack_unstaged(in);
@@ -60,8 +58,8 @@ class StepBuffers final : public ExchangeBuffers {
     launch_unpack(first, last, out, true);
   }
   void hold_buffers(bool send, bool recv) override {
-    hold(core_.send_buf, "distarray::send_buffer", send, core_.send_elements);
-    hold(recv_buf_, "distarray::recv_buffer", recv, recv_elements_);
+    core_.send_buf.hold(send);
+    recv_buf_.hold(recv);
   }
 
   BatchBuffers& batch(int k) override {
@@ -89,12 +87,6 @@ class StepBuffers final : public ExchangeBuffers {
     const CopyTable::Message &a = side.messages()[first], &b = side.messages()[last - 1];
     return {a.offset, b.offset + b.count};
   }
-  void hold(StagedBuffer<T, Space>& b, const std::string& label, bool on, index_t elements) const {
-    if (!on)
-      b = {};
-    else
-      b.grow(label, elements, core_.staged);
-  }
   /// Received messages [first, last) into `out` in one launch, fenced.
   void launch_unpack(std::size_t first, std::size_t last, void* out, bool self_from_send) {
     const BufferWindow<T> w =
@@ -106,7 +98,6 @@ class StepBuffers final : public ExchangeBuffers {
   }
 
   StepCore<T, Space> core_;
-  index_t recv_elements_;  // of the receive buffer, where the engine has one
   StagedBuffer<T, Space> recv_buf_;
   std::unique_ptr<BatchStepBuffers<T, Space>> batch_;     // built by the first batch()
   std::unique_ptr<DecodeStepBuffers<T, Space>> decoded_;  // built by the first decoded()

@@ -45,13 +45,30 @@ struct StagedBuffer {
       : device(Kokkos::view_alloc(label, Kokkos::WithoutInitializing), elements),
         host(staged ? Kokkos::View<T*, StagingSpace>(
                           Kokkos::view_alloc(label + "_host", Kokkos::WithoutInitializing), elements)
-                    : Kokkos::View<T*, StagingSpace>()) {}
+                    : Kokkos::View<T*, StagingSpace>()),
+        made_as{label, elements, staged} {}
   /// Reallocated only to grow to `elements`.
   void grow(const std::string& label, index_t elements, bool staged) {
     if (index_t(device.size()) < elements) *this = StagedBuffer(label, elements, staged);
   }
+  /// Freed (`on` false), or allocated again as it was made.
+  void hold(bool on) {
+    if (!on) {
+      device = {};
+      host = {};
+    } else if (!device.data() && made_as.elements > 0) {
+      *this = StagedBuffer(made_as.label, made_as.elements, made_as.staged);
+    }
+  }
   /// The bytes MPI reads and writes.
   char* bytes() const { return reinterpret_cast<char*>(host.data() ? host.data() : device.data()); }
+
+ private:
+  struct MadeAs {
+    std::string label;
+    index_t elements = 0;
+    bool staged = false;
+  } made_as;
 };
 
 template <class T, class Space>
@@ -73,8 +90,8 @@ struct StepCore {
         counters(counters) {
     checked_bytes(send_table.total, sizeof(T));
     checked_bytes(recv_table.total, sizeof(T));
-    send_elements = choice.send_buffer() ? send_table.total : 0;
-    send_buf = StagedBuffer<T, Space>("distarray::send_buffer", send_elements, staged);
+    send_buf =
+        StagedBuffer<T, Space>("distarray::send_buffer", choice.send_buffer() ? send_table.total : 0, staged);
   }
 
   /// f(op) with the element op the step runs now; returns f's launches.
@@ -138,7 +155,6 @@ struct StepCore {
   std::optional<ScaledCopy<T>> scaling;  // none: a plain copy
   execution_space exec;                  // where packs and unpacks run (use_instance)
   ExchangeCounters& counters;
-  index_t send_elements = 0;  // of the send buffer, where the engine has one
   StagedBuffer<T, Space> send_buf;
 };
 
