@@ -169,16 +169,28 @@ def distarray_redist(records):
     return out
 
 
-# The README's summary of bench_compare: (what, which table's rows, the methods that count).
+# The peers of bench_compare: (short name, what, which table's rows, the
+# methods that count, the fastest of them), for the README's summary and the figures.
 COMPARE_SUMMARY = [
-    ("FFTW-MPI's transpose (row- and column-major output)", "plan", ["fftw-mpi"]),
-    ("heFFTe's reshapes (the fastest of three)", "plan", ["heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"]),
-    ("ScaLAPACK `pdgemr2d`", "plan", ["pdgemr2d"]),
-    ("COSTA `transform`", "plan", ["costa-transform"]),
-    ("a hand-written `MPI_Alltoallw` of derived datatypes", "plan", ["alltoallw"]),
-    ("ScaLAPACK's `p?gemr2d` / `p?tran`, against the drop-in", "routine", ["scalapack"]),
-    ("COSTA's ScaLAPACK wrappers, against the drop-in", "routine", ["costa-wrapper"]),
+    ("FFTW-MPI", "FFTW-MPI's transpose (row- and column-major output)", "plan", ["fftw-mpi"]),
+    ("heFFTe", "heFFTe's reshapes (the fastest of three)", "plan",
+     ["heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"]),
+    ("pdgemr2d", "ScaLAPACK `pdgemr2d`", "plan", ["pdgemr2d"]),
+    ("COSTA", "COSTA `transform`", "plan", ["costa-transform"]),
+    ("MPI_Alltoallw", "a hand-written `MPI_Alltoallw` of derived datatypes", "plan", ["alltoallw"]),
+    ("ScaLAPACK", "ScaLAPACK's `p?gemr2d` / `p?tran`, against the drop-in", "routine", ["scalapack"]),
+    ("COSTA wrappers", "COSTA's ScaLAPACK wrappers, against the drop-in", "routine", ["costa-wrapper"]),
 ]
+
+
+def compare_ratios(cases):
+    """(short peer name, case, peer time / distarray's time) for each case a peer ran: the
+    plan's time on the plan rows, the ScaLAPACK drop-in's on the routine rows."""
+    for short, _, table, methods in COMPARE_SUMMARY:
+        for c in cases:
+            times = [c["seconds"][m] for m in methods if m in c["seconds"]]
+            if times and (c["base"] == "distarray") == (table == "plan"):
+                yield short, c, min(times) / c["seconds"][c["base"]]
 
 
 def compare_summary(records):
@@ -192,14 +204,11 @@ def compare_summary(records):
         return line([label, len(ratios), "%.2f" % middle, "%.2f - %.2f" % (ratios[0], ratios[-1])])
 
     out = header(["against", "cases", "median", "range"])
-    for label, table, methods in COMPARE_SUMMARY:
-        ratios = []
-        for c in cases:
-            times = [c["seconds"][m] for m in methods if m in c["seconds"]]
-            if times and (c["base"] == "distarray") == (table == "plan"):
-                ratios.append(min(times) / c["seconds"][c["base"]])
-        if ratios:
-            out.append(summary(label, ratios))
+    ratios = list(compare_ratios(cases))
+    for short, label, _, _ in COMPARE_SUMMARY:
+        mine = [ratio for peer, _, ratio in ratios if peer == short]
+        if mine:
+            out.append(summary(label, mine))
     plans = [c for c in cases if c["base"] == "distarray"]
     out.append(summary("distarray time / one bare `MPI_Alltoallv` of the same bytes (the floor)",
                        [c["seconds"]["distarray"] / c["seconds"]["floor"] for c in plans]))
@@ -217,11 +226,23 @@ def strategy_choice(records):
     return out
 
 
+def mpi4py_fft_transpose(records):
+    """bench/python/mpi4py_fft_transpose.py: both from Python, ms per call, slowest rank."""
+    out = header(["ranks", "N", "mpi4py-fft ms", "distarray ms", "mpi4py-fft / distarray", "distarray engine"])
+    for r in records:
+        for c in r["cases"]:
+            s = c["seconds"]
+            out.append(line([r["ranks"], "%d^2" % c["n"], "%.3f" % (s["mpi4py-fft"] * 1e3),
+                             "%.3f" % (s["distarray"] * 1e3), "%.2f" % (s["mpi4py-fft"] / s["distarray"]),
+                             c["engine"]]))
+    return out
+
+
 TABLES = {"bench_schedule_build": schedule_build, "bench_pack_kernels": pack_kernels,
           "bench_plan_build": plan_build, "bench_checkpoint_io": checkpoint_io,
           "bench_checksum_floor": checksum_floor, "bench_redist_floor": redist_floor,
           "bench_overlap": overlap, "bench_strategy_choice": strategy_choice,
-          "distarray redist": distarray_redist}
+          "distarray redist": distarray_redist, "mpi4py_fft_transpose": mpi4py_fft_transpose}
 # Shorter tables of the same records, for a summary (`summary table:` markers).
 SUMMARIES = {"bench_compare": compare_summary}
 

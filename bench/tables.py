@@ -8,20 +8,28 @@ A Markdown file marks where a table goes:
 (the records' paths relative to that file; several records of one bench make
 one table, e.g. pack kernels at 1 and 2 threads); `summary table:` marks a
 bench's shorter table.  bench/record_tables.py makes each bench's tables.
+A figure of comparison records (bench/figures.py) is marked the same way:
+    <!-- figure: bench/compare_np4.json -> figures/compare_np4.svg -->
+    ![its title](figures/compare_np4.svg)
+    <!-- end figure -->
 
     bench/tables.py docs/bench/X.json ...         print the records' table
     bench/tables.py --update FILE.md   rewrite every marked table of FILE.md
-    bench/tables.py --check FILE.md    exit 1 where a marked table differs
-                                       from its records
+                                       and draw its figures (matplotlib)
+    bench/tables.py --check FILE.md    exit 1 where a marked table, or the
+                                       points a figure holds, differ from
+                                       their records (no matplotlib needed)
 """
 import json
 import os
 import re
 import sys
 
+import figures
 import record_tables
 
 BLOCK = re.compile(r"(<!-- (table|summary table): ([^>]*?) -->\n)(.*?)(<!-- end table -->)", re.S)
+FIGURE = re.compile(r"(<!-- figure: ([^>]*?) -> ([^>]*?) -->\n)(.*?)(<!-- end figure -->)", re.S)
 
 
 def provenance(record):
@@ -57,21 +65,45 @@ def blocks_made(text, folder):
     return BLOCK.sub(made, text)
 
 
+def figures_made(text, folder, draw):
+    """`text` with every marked figure's image line made again; draw: the SVGs too.
+    Returns the text and the figures whose SVG is missing or holds other points."""
+    stale = []
+
+    def made(match):
+        records = figures.load([os.path.join(folder, p) for p in match.group(2).split()])
+        svg = os.path.join(folder, match.group(3))
+        if draw:
+            os.makedirs(os.path.dirname(svg), exist_ok=True)
+            figures.draw(records, svg)
+        shown, title = figures.points(records)
+        if not os.path.exists(svg) or figures.drawn(svg) != shown:
+            stale.append(match.group(3))
+        return match.group(1) + "![%s](%s)\n" % (title, match.group(3)) + match.group(5)
+    return FIGURE.sub(made, text), stale
+
+
+def check_or_update(mode, path):
+    with open(path) as f:
+        text = f.read()
+    folder = os.path.dirname(os.path.abspath(path))
+    made, stale = figures_made(blocks_made(text, folder), folder, draw=mode == "--update")
+    if mode == "--check":
+        if made != text or stale:
+            sys.stderr.write("%s: %s differ from the records (bench/tables.py --update %s)\n"
+                             % (path, ", ".join(stale) or "a table or an image line", path))
+            return 1
+        print("%s: %d tables and %d figures match their records"
+              % (path, len(BLOCK.findall(text)), len(FIGURE.findall(text))))
+    elif made != text:
+        with open(path, "w") as f:
+            f.write(made)
+    return 0
+
+
 def main(argv):
     if len(argv) == 2 and argv[0] in ("--update", "--check"):
-        with open(argv[1]) as f:
-            text = f.read()
-        made = blocks_made(text, os.path.dirname(os.path.abspath(argv[1])))
-        if argv[0] == "--check":
-            if made != text:
-                sys.stderr.write("%s: a table differs from its records (bench/tables.py --update %s)\n"
-                                 % (argv[1], argv[1]))
-                return 1
-            print("%s: %d tables match their records" % (argv[1], len(BLOCK.findall(text))))
-        elif made != text:
-            with open(argv[1], "w") as f:
-                f.write(made)
-        return 0
+        return check_or_update(*argv)
     if not argv or argv[0].startswith("--"):
         sys.stderr.write(__doc__)
         return 2

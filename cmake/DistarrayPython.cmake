@@ -1,7 +1,7 @@
 # distarray_add_python(): the Python module (python/) where it can be built.
 # DISTARRAY_PYTHON: AUTO (default: built where Python 3 with its development
-# files, numpy and pybind11 are found and Kokkos is a shared library; with a
-# static Kokkos only compiled), ON (an error where they are not) or OFF.
+# files, numpy and pybind11 are found and Kokkos is a shared library, as
+# scripts/kokkos.sh builds it), ON (an error where they are not) or OFF.
 # Debian's python3-numpy, python3-pybind11 and python3-mpi4py serve
 # /usr/bin/python3; a python3 earlier on PATH (pyenv's, say) may lack them,
 # so that one is preferred unless -DPython3_EXECUTABLE= names another.
@@ -27,14 +27,6 @@ function(distarray_add_python)
   endif()
   if(_da_static_kokkos AND DISTARRAY_PYTHON STREQUAL "ON")
     message(FATAL_ERROR "DISTARRAY_PYTHON=ON needs a shared Kokkos (-DBUILD_SHARED_LIBS=ON when building Kokkos)")
-  elseif(_da_static_kokkos AND Python3_FOUND AND Python3_NumPy_FOUND AND pybind11_FOUND)
-    # Not linked, but the sources that depend on where arrays live compile
-    # for this backend: the CUDA stage's check of the module's device path.
-    add_library(distarray_python_sources OBJECT ${PROJECT_SOURCE_DIR}/python/src/arrays.cpp
-                ${PROJECT_SOURCE_DIR}/python/src/dlpack.cpp ${PROJECT_SOURCE_DIR}/python/src/module.cpp)
-    target_link_libraries(distarray_python_sources PRIVATE distarray::distarray pybind11::module)
-    message(STATUS "distarray: the Python module's array sources compiled, not linked (Kokkos is a static "
-                   "library; build it shared for the module)")
   elseif(_da_static_kokkos)
     message(STATUS "distarray: no Python module (Kokkos is a static library; build it shared for one)")
   elseif(Python3_FOUND AND Python3_NumPy_FOUND AND pybind11_FOUND)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CUDA variant, compiled (no GPU needed): the library, the
-# kernel and array tests, the examples and the Python module's array sources (DLPack on GPU
-# memory; Kokkos is static, so the module is not linked) in ./build-cuda,
+# kernel and array tests, the examples and the Python module (DLPack on GPU
+# memory) in ./build-cuda,
 # for the CUDA backend of Kokkos (scripts/kokkos.sh --cuda, cached like the
 # OpenMP build) on Hopper (sm_90),
 # compiled by clang++-16 with Debian 12's CUDA 11.8 toolkit
@@ -48,6 +48,7 @@ log=build-cuda/build.log
 cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" \
   -DKokkos_ROOT="$prefix" -DCMAKE_CXX_COMPILER=clang++-16 \
   "-DCMAKE_CXX_FLAGS=$(clang_cuda_flags)" -DDISTARRAY_BUILD_BENCHMARKS=OFF -DDISTARRAY_CHECK_HEADERS=OFF \
+  -DDISTARRAY_PYTHON=ON \
   > $log 2>&1 || { cat $log; exit 1; }
 grep "distarray: Kokkos" $log
 # The tests of the kernels and of arrays in device memory, not the CLI or the
@@ -55,10 +56,9 @@ grep "distarray: Kokkos" $log
 # kernels itself (redist/detail/step.hpp), so those add mostly host code
 # here, compiled twice (host and device passes), and most of the stage's time
 # on 2 cores (scripts/check-gpu.sh builds them all).
-targets=(test_core_mpi test_packer test_kernels_mpi)
-cmake --build build-cuda --target help | grep -q distarray_python_sources && targets+=(distarray_python_sources)
+targets=(test_core_mpi test_packer test_kernels_mpi distarray_python)
 show_errors() { grep -B2 -A12 'error:' $log | head -n 80; exit 1; }
 cmake --build build-cuda -j "$(nproc)" --target "${targets[@]}" >> $log 2>&1 || show_errors
 cmake --build build-cuda/examples -j "$(nproc)" >> $log 2>&1 || show_errors
-echo "cuda: the library, kernel and array tests, examples and the Python module's array sources compile" \
+echo "cuda: the library, kernel and array tests, examples and the Python module compile and link" \
   "for CUDA (not run: no GPU here)"

@@ -2,7 +2,8 @@
 # Builds upstream Kokkos from a source tarball into a cache prefix outside the
 # source tree, and prints that prefix (the last line of output) for
 # -DKokkos_ROOT=.  Does nothing when the prefix already holds a build of the
-# same tarball (and patch).
+# same tarball (patch and options).  Shared libraries: the Python module, a
+# shared object, links Kokkos (a static Kokkos is not position-independent).
 #
 #   scripts/kokkos.sh [TARBALL]         OpenMP and Serial backends
 #   scripts/kokkos.sh --cuda [TARBALL]  CUDA and Serial backends
@@ -26,7 +27,7 @@ source scripts/lib/cached_build.sh
 source scripts/lib/clang_cuda.sh
 if [ "${1:-}" != --cuda ]; then
   cached_build kokkos "${1:-../shared/third_party/kokkos-4.6.01.tar.gz}" openmp \
-    -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_TESTS=OFF
+    -DCMAKE_CXX_STANDARD=20 -DBUILD_SHARED_LIBS=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_TESTS=OFF
   exit 0
 fi
 tarball=${2:-../shared/third_party/kokkos-4.6.01.tar.gz}
@@ -37,7 +38,7 @@ if [[ "$(basename "$tarball")" == kokkos-4.6.01* ]]; then
   [ -f "$patch_file" ] && export CACHED_BUILD_PATCH=$(realpath "$patch_file") ||
     echo "kokkos: no $patch_file: Kokkos 4.6.01 will not build with CUDA 13" >&2
 fi
-common=(-DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_TESTS=OFF
+common=(-DCMAKE_CXX_STANDARD=20 -DBUILD_SHARED_LIBS=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_TESTS=OFF
         "-DKokkos_ARCH_$arch=ON")
 case $compiler in
   nvcc) cached_build kokkos "$tarball" "cuda-nvcc-$arch" "${common[@]}" \

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Set-up, then the whole test suite: serial, MPI (1-7 ranks), CLI and
 # consumer-project tests on Debian's Kokkos (Serial); the suite again on
-# upstream Kokkos with OpenMP, 2 threads per rank (scripts/check-openmp.sh);
-# the library, kernel and device-array tests, examples and the Python
-# module's array sources compiled for CUDA, no GPU needed
+# upstream Kokkos with OpenMP, 2 threads per rank, the Python module's
+# included (scripts/check-openmp.sh); the library, kernel and device-array
+# tests, examples and the Python module compiled for CUDA, no GPU needed
 # (scripts/check-cuda-build.sh); one clang build with AddressSanitizer, UBSan
 # and libFuzzer's coverage, running the serial tests and the MPI tests at 2
 # and 4 ranks (scripts/check-sanitizers.sh), then a bounded libFuzzer run of

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libtrilinos-kokkos-dev
           libhdf5-openmpi-dev hdf5-tools python3-h5py libgtest-dev libbenchmark-dev
           libfftw3-dev libfftw3-mpi-dev libscalapack-openmpi-dev clang libclang-rt-14-dev
-          python3-dev python3-numpy python3-pybind11 python3-mpi4py python3-pytest)
+          python3-dev python3-numpy python3-pybind11 python3-mpi4py python3-pytest
+          python3-venv python3-wheel python3-matplotlib python3-mpi4py-fft)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,13 +3,18 @@ transpose of a 2-D FFT, both from Python: mpi4py-fft's pencil Transfer
 (forward: axis 1 local -> axis 0 local, MPI_Alltoallw of subarray types)
 and a distarray plan (block,*) -> (*,block), N x N complex128, checked equal,
 each timed over --calls executions (median of --repeat rounds, slowest rank).
-Prints one table row per size; ratio = mpi4py-fft time / distarray time.
+Prints one table row per size; ratio = mpi4py-fft time / distarray time;
+--json PATH also writes the record docs/performance.md's table is made of
+(bench/tables.py).
 
     mpiexec -n 4 python3 bench/python/mpi4py_fft_transpose.py --sizes 256 1024 4096
 """
 
 import argparse
+import datetime
+import json
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -59,16 +64,24 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024, 4096])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", help="also write the results as a record to this file")
     args = parser.parse_args()
     comm = MPI.COMM_WORLD
     if comm.rank == 0:
         print(f"transpose (block,*) -> (*,block), complex128, {comm.size} ranks, ms per call")
         print(f"{'N':>6} {'mpi4py-fft':>11} {'distarray':>10} {'ratio':>7}  distarray engine")
+    cases = []
     for n in args.sizes:
         calls = max(2, int(2e7 // (n * n)))
         t_fft, t_da, engine = compare(comm, n, calls, args.repeat)
+        cases.append({"n": n, "calls": calls, "engine": engine, "seconds": {"mpi4py-fft": t_fft, "distarray": t_da}})
         if comm.rank == 0:
             print(f"{n:>6} {t_fft * 1e3:>11.3f} {t_da * 1e3:>10.3f} {t_fft / t_da:>7.2f}  {engine}")
+    if args.json and comm.rank == 0:
+        record = {"bench": "mpi4py_fft_transpose", "date": datetime.date.today().isoformat(), "ranks": comm.size,
+                  "command": "python3 " + " ".join(sys.argv), "repeat": args.repeat, "cases": cases}
+        with open(args.json, "w") as f:
+            json.dump(record, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -131,11 +131,14 @@ void warn_unverified(const std::string& path, const std::string& name, MPI_Comm 
 
 }  // namespace detail
 
-DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MPI_Comm comm) {
-  const auto file = detail::Hdf5File::open(path, comm);
+DatasetInfo detail::dataset_info(const Hdf5File& file, const std::string& name) {
   const auto ds = file.open_dataset(name);
-  const detail::DatasetMeta meta = detail::read_meta(file, ds.get(), name);
+  const DatasetMeta meta = read_meta(file, ds.get(), name);
   return {meta.shape, meta.element_type, meta.saved_layout, meta.storage_order, meta.compression};
+}
+
+DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MPI_Comm comm) {
+  return detail::dataset_info(detail::Hdf5File::open(path, comm), name);
 }
 
 }  // namespace distarray

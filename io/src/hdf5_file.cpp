@@ -164,7 +164,7 @@ std::string Hdf5File::type_of(hid_t dataset, const std::string& name) const {
   const std::string type = element_type_of(t.get());
   if (type.empty())
     fail("dataset '" + name + "' has an element type distarray does not read (" + describe_type(t.get()) +
-         "); it reads f32, f64, i32, i64 and c64 (a compound of float64 members 'r' and 'i')");
+         "); it reads f32, f64, i32, i64 and c128 (a compound of float64 members 'r' and 'i')");
   return type;
 }
 

@@ -70,15 +70,18 @@ std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm) {
       continue;
     }
     info.attributes = file.user_attributes(file.open_group(entry.group).get());
-    for (const std::string& name : file.children(entry.group)) {
-      const std::string dataset = entry.group + "/" + name;
-      const auto ds = file.open_dataset(dataset);
-      const auto meta = detail::read_meta(file, ds.get(), dataset);
-      info.arrays.emplace_back(name, DatasetInfo{meta.shape, meta.element_type, meta.saved_layout,
-                                                 meta.storage_order, meta.compression});
-    }
+    for (const std::string& name : file.children(entry.group))
+      info.arrays.emplace_back(name, detail::dataset_info(file, entry.group + "/" + name));
     out.push_back(std::move(info));
   }
+  return out;
+}
+
+StepArrayInfo step_array_info(const std::string& path, const std::string& name, MPI_Comm comm,
+                              std::optional<std::uint64_t> step) {
+  const auto file = detail::open_series_for_reading(path, comm);
+  StepArrayInfo out;
+  out.array = detail::dataset_info(file, detail::choose_step(file, step, name, out.step) + "/" + name);
   return out;
 }
 

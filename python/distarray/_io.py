@@ -20,16 +20,22 @@ def save(path, a, name="array", compress=None):
     _core.save(str(path), name, a._array, compress)
 
 
-def _file_dtype(path, name, comm, dtype):
-    if dtype is not None:
-        return _dtype_name(dtype)
-    return _FILE_TYPES[_core.checkpoint_info(str(path), name, _address(comm))["element_type"]]
+def _numpy_dtype(info, path, name):
+    """The dtype of the array a file describes by ``info`` (checkpoint_info's dict)."""
+    try:
+        return _FILE_TYPES[info["element_type"]]
+    except KeyError:
+        raise CheckpointError(f"'{path}', array '{name}': its element type '{info['element_type']}' is none "
+                              f"this module holds ({', '.join(_FILE_TYPES)})") from None
 
 
 def restore(path, name, layout, dtype=None, comm=None, order="C", verify=True):
     """Dataset ``name`` of a checkpoint, in a new array of ``layout`` (any
-    layout and rank count); ``dtype`` defaults to the file's."""
-    dtype = _file_dtype(path, name, comm, dtype)
+    layout and rank count); ``dtype`` defaults to the file's; ``verify=False``
+    skips the checksum."""
+    if dtype is None:
+        dtype = _numpy_dtype(_core.checkpoint_info(str(path), name, _address(comm)), path, name)
+    dtype = _dtype_name(dtype)
     core = _core.restore(str(path), name, layout._layout, dtype, _address(comm), order, bool(verify))
     return _array(layout, core, comm)
 
@@ -85,18 +91,16 @@ def list_steps(path, comm=None):
     return _core.list_steps(str(path), _address(comm))
 
 
-def restore_step(path, name, layout, dtype=None, comm=None, order="C", step=None):
+def restore_step(path, name, layout, dtype=None, comm=None, order="C", step=None, verify=True):
     """Array ``name`` of step ``step`` of a series (default: the latest
-    complete step holding it) in a new array of ``layout``; the step read is
-    the array's ``step`` attribute."""
+    complete step holding it, as the C++ restore_step chooses) in a new array
+    of ``layout``; the step read is the array's ``step`` attribute.  ``dtype``
+    and ``verify`` as restore's."""
     if dtype is None:
-        steps = [s for s in list_steps(path, comm) if s["complete"] and name in s["arrays"]
-                 and (step is None or s["step"] == step)]
-        if not steps:
-            raise CheckpointError(f"series '{path}' has no complete step holding '{name}'")
-        dtype = _FILE_TYPES[steps[-1]["arrays"][name]["element_type"]]
+        step, info = _core.step_array_info(str(path), name, _address(comm), step)
+        dtype = _numpy_dtype(info, path, name)
     core, chosen = _core.restore_step(str(path), name, layout._layout, _dtype_name(dtype), _address(comm),
-                                      order, step)
+                                      order, step, bool(verify))
     a = _array(layout, core, comm)
     a.step = chosen
     return a

@@ -66,19 +66,21 @@ Attributes attributes_from(const py::dict& d) {
   return out;
 }
 
+py::dict info_dict(const DatasetInfo& info) {
+  py::dict d;
+  d["shape"] = info.shape;
+  d["element_type"] = info.element_type;
+  d["layout"] = info.saved_layout;
+  return d;
+}
+
 py::dict step_dict(const StepInfo& s) {
   py::dict d, attributes, arrays;
   d["step"] = s.step;
   d["complete"] = s.complete;
   for (const auto& [k, v] : s.attributes) attributes[py::str(k)] = attribute_value(v);
   d["attributes"] = attributes;
-  for (const auto& [name, info] : s.arrays) {
-    py::dict a;
-    a["shape"] = info.shape;
-    a["element_type"] = info.element_type;
-    a["layout"] = info.saved_layout;
-    arrays[py::str(name)] = a;
-  }
+  for (const auto& [name, info] : s.arrays) arrays[py::str(name)] = info_dict(info);
   d["arrays"] = arrays;
   d["damage"] = s.damage;
   return d;
@@ -104,13 +106,21 @@ void bind_io(py::module_& m) {
           py::gil_scoped_release release;
           info = checkpoint_info(path, name, comm_at(comm));
         }
-        py::dict d;
-        d["shape"] = info.shape;
-        d["element_type"] = info.element_type;
-        d["layout"] = info.saved_layout;
-        return d;
+        return info_dict(info);
       },
       py::arg("path"), py::arg("name"), py::arg("comm"));
+  m.def(
+      "step_array_info",
+      [](const std::string& path, const std::string& name, std::uintptr_t comm,
+         std::optional<std::uint64_t> step) {
+        StepArrayInfo info;
+        {
+          py::gil_scoped_release release;
+          info = step_array_info(path, name, comm_at(comm), step);
+        }
+        return py::make_tuple(info.step, info_dict(info.array));
+      },
+      py::arg("path"), py::arg("name"), py::arg("comm"), py::arg("step"));
   m.def(
       "restore",
       [](const std::string& path, const std::string& name, const AnyLayout& layout, const std::string& dtype,
@@ -124,14 +134,16 @@ void bind_io(py::module_& m) {
   m.def(
       "restore_step",
       [](const std::string& path, const std::string& name, const AnyLayout& layout, const std::string& dtype,
-         std::uintptr_t comm, const std::string& order, std::optional<std::uint64_t> step) {
+         std::uintptr_t comm, const std::string& order, std::optional<std::uint64_t> step, bool verify) {
+        RestoreOptions options;
+        options.verify_checksum = verify;
         std::uint64_t chosen = 0;
         auto a = read_new(layout, dtype, comm, order,
-                          [&](auto& into) { chosen = restore_step(path, name, into, step); });
+                          [&](auto& into) { chosen = restore_step(path, name, into, step, options); });
         return py::make_tuple(a, chosen);
       },
       py::arg("path"), py::arg("name"), py::arg("layout"), py::arg("dtype"), py::arg("comm"),
-      py::arg("order"), py::arg("step"));
+      py::arg("order"), py::arg("step"), py::arg("verify"));
   m.def(
       "list_steps",
       [](const std::string& path, std::uintptr_t comm) {

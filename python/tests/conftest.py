@@ -1,7 +1,9 @@
 # Helpers of the Python tests, which run under mpiexec at 1-4 ranks: every
 # rank runs every test in the same order (so collectives match), data is
 # checked against numpy on rank 0 from gathered arrays, and errors must be
-# raised on every rank.
+# raised on every rank.  Local blocks are read through XP, the array module
+# of the memory the build's arrays live in (numpy; CuPy on a GPU build), so
+# the suite runs on device memory too.
 
 import random
 
@@ -10,6 +12,12 @@ import pytest
 from mpi4py import MPI
 
 import distarray as da
+
+# The array module of the build's memory: numpy, or CuPy where arrays live on a GPU.
+if da._core.host_memory:
+    XP = np
+else:
+    import cupy as XP
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64, np.complex64, np.complex128]
 STORED_DTYPES = [np.float32, np.float64, np.int32, np.int64, np.complex128]  # what checkpoints hold
@@ -76,3 +84,23 @@ def raised_everywhere(comm, error, func):
     except error:
         raised = True
     return comm.allreduce(raised, op=MPI.LAND)
+
+
+def block(a):
+    """The local block of DistArray ``a`` as an XP array: writable, no copy."""
+    return a.local if XP is np else XP.from_dlpack(a.local)
+
+
+def to_numpy(x):
+    """A numpy array of an XP array (a copy from device memory)."""
+    return x if isinstance(x, np.ndarray) else XP.asnumpy(x)
+
+
+def in_memory(x):
+    """The numpy array ``x`` in the build's memory (a CuPy copy, its element order kept, on a GPU build)."""
+    return x if XP is np else XP.array(x, order="K")
+
+
+def data_address(x):
+    """Where an XP array's first element lives."""
+    return x.__array_interface__["data"][0] if isinstance(x, np.ndarray) else x.data.ptr

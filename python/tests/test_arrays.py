@@ -1,10 +1,10 @@
-# Layouts and arrays: local blocks as numpy views, fill, from_global, gather.
+# Layouts and arrays: local blocks as views (numpy's, or CuPy's on a GPU build), fill, from_global, gather.
 
 import numpy as np
 import pytest
 
 import distarray as da
-from conftest import DTYPES, random_layout, random_shape, raised_everywhere, values
+from conftest import DTYPES, block, random_layout, random_shape, raised_everywhere, values
 
 
 def test_layout_describes_its_blocks(comm):
@@ -36,8 +36,9 @@ def test_from_global_and_gather_round_trip(comm, rng, dtype, order):
             layout = random_layout(rng, shape, comm.size)
             expected = values(shape, dtype)
             a = da.DistArray.from_global(layout, expected, comm, order)
-            assert a.local.shape == layout.local_shape(comm.rank)
-            assert a.local.flags.f_contiguous if order == "F" else a.local.flags.c_contiguous
+            local = block(a)
+            assert local.shape == layout.local_shape(comm.rank)
+            assert local.flags.f_contiguous if order == "F" else local.flags.c_contiguous
             got = a.gather(root=0)
             if comm.rank == 0:
                 np.testing.assert_array_equal(got, expected, err_msg=str(layout))
@@ -49,7 +50,7 @@ def test_local_is_a_writable_view_of_the_array(comm):
     p = comm.size
     a = da.DistArray(da.Layout(f"cyclic(2),* on {p}x1", (9, 4)), np.float64, comm)
     a.fill(lambda i, j: 10.0 * i + j)
-    local = a.local
+    local = block(a)
     local *= -1  # written through the view
     del local
     got = a.gather()

@@ -6,8 +6,8 @@
 # configures, builds and installs the project in TARBALL into
 # $cache/<tarball name>-SUFFIX and prints that prefix as its last line of
 # output.  Does nothing when the prefix already holds a build of the same
-# tarball (its SHA-256 is recorded there, with the patch's).  Progress goes
-# to stderr.
+# tarball, patch and CMAKE_ARGS (one SHA-256 of the three is recorded there).
+# Progress goes to stderr.
 #   DISTARRAY_CACHE_DIR   default: ${XDG_CACHE_HOME:-$HOME/.cache}/distarray
 #   CACHED_BUILD_PATCH    a patch applied with -p1 inside the unpacked source
 # In CMAKE_ARGS, @SRC@ stands for the unpacked source folder (for a compiler
@@ -20,7 +20,7 @@ cached_build() {
   local cache=${DISTARRAY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/distarray}
   local name sum prefix work src
   name=$(basename "$tarball" .tar.gz)
-  sum=$(cat "$tarball" ${CACHED_BUILD_PATCH:+"$CACHED_BUILD_PATCH"} | sha256sum | cut -c1-64)
+  sum=$( (cat "$tarball" ${CACHED_BUILD_PATCH:+"$CACHED_BUILD_PATCH"}; printf '%s\n' "$@") | sha256sum | cut -c1-64)
   prefix="$cache/$name-$suffix"
   if [ "$(cat "$prefix/.distarray-tarball-sha256" 2>/dev/null)" = "$sum" ]; then
     echo "$label: $prefix is built from this tarball already" >&2

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""docs/performance.md's tables, and the README's summary, are the ones
-bench/tables.py makes from the stored records: --check passes on both, fails
-on a copy of performance.md with one figure changed, and --update makes that
-copy the document again.
+"""docs/performance.md's tables and figures, and the README's summary and
+figure, are the ones bench/tables.py makes from the stored records: --check
+passes on both, fails on a copy of performance.md with one number changed or
+one point of a figure moved, and --update makes that copy the document again
+(without matplotlib, only the check of the points drawn runs).
     test_tables.py SOURCE_DIR"""
 import os
 import re
@@ -22,10 +23,10 @@ def run(mode, path):
 
 checked = run("--check", document)
 assert checked.returncode == 0, checked.stderr
-count = int(re.search(r"(\d+) tables match", checked.stdout).group(1))
-assert count >= 8, "only %d marked tables in %s" % (count, document)
+count, drawn = map(int, re.search(r"(\d+) tables and (\d+) figures match", checked.stdout).groups())
+assert count >= 8 and drawn >= 2, "only %d marked tables and %d figures in %s" % (count, drawn, document)
 readme = run("--check", os.path.join(source, "README.md"))
-assert readme.returncode == 0 and "1 tables match" in readme.stdout, readme.stderr
+assert readme.returncode == 0 and "1 tables and 1 figures match" in readme.stdout, readme.stderr
 
 with tempfile.TemporaryDirectory() as folder:
     os.mkdir(os.path.join(folder, "docs"))
@@ -38,8 +39,32 @@ with tempfile.TemporaryDirectory() as folder:
     changed = text[:figure.start(1)] + str(int(figure.group(1)) + 1) + text[figure.end(1):]
     with open(copy, "w") as f:
         f.write(changed)
-    assert run("--check", copy).returncode == 1, "a changed figure passed the check"
-    assert run("--update", copy).returncode == 0
-    with open(copy) as f:
-        assert f.read() == text, "--update did not restore the table from its records"
-print("performance.md: %d tables made from their records; a changed figure is caught" % count)
+    assert run("--check", copy).returncode == 1, "a changed number passed the check"
+
+    # One point of a figure moved: its SVG no longer holds the records' ratio.
+    shutil.copytree(os.path.join(source, "docs", "figures"), os.path.join(folder, "docs", "figures"))
+    svg = os.path.join(folder, "docs", "figures", "compare_np2.svg")
+    with open(svg) as f:
+        picture = f.read()
+    point = re.search(r'id="ratio\|[^"]*\|(\d+)\.(\d\d)"', picture)
+    with open(svg, "w") as f:
+        f.write(picture[:point.start(1)] + str(int(point.group(1)) + 1) + picture[point.end(1):])
+    with open(copy, "w") as f:
+        f.write(text)
+    moved = run("--check", copy)
+    assert moved.returncode == 1 and "compare_np2.svg" in moved.stderr, "a moved point passed the check"
+    with open(copy, "w") as f:
+        f.write(changed)
+
+    try:
+        import matplotlib  # noqa: F401 (--update draws)
+        drawing = True
+    except ImportError:
+        drawing = False
+    if drawing:
+        assert run("--update", copy).returncode == 0
+        with open(copy) as f:
+            assert f.read() == text, "--update did not restore the table from its records"
+        assert run("--check", copy).returncode == 0, "--update did not draw the figure again"
+print("performance.md: %d tables and %d figures made from their records; a changed number and a moved point "
+      "are caught%s" % (count, drawn, "" if drawing else " (no matplotlib: --update not tried)"))

@@ -163,6 +163,36 @@ TEST(Series, MisuseIsRefusedOnEveryRank) {
   expect_throw_on_every_rank([&] { restore_step(plain, "x", a); }, "holds no complete step");
 }
 
+/// step_array_info names the step restore_step reads, and what the array is there, before reading it.
+TEST(Series, StepArrayInfoNamesTheStepRestoreStepReads) {
+  const std::string path = fresh("series_info");
+  const Index<2> shape{9, 4};
+  DistArray<double, 2> u(Layout<2>::parse("block,* on " + ranks_text() + "x1", shape), MPI_COMM_WORLD);
+  DistArray<std::int32_t, 2> v(Layout<2>::parse("*,cyclic on 1x" + ranks_text(), shape), MPI_COMM_WORLD);
+  {
+    Series series(path, MPI_COMM_WORLD);
+    series.begin_step(1);
+    series.write("u", u);
+    series.write("v", v);
+    series.commit_step();
+    series.begin_step(2);
+    series.write("u", u);
+    series.commit_step();
+  }
+  const StepArrayInfo latest_v = step_array_info(path, "v", MPI_COMM_WORLD);
+  EXPECT_EQ(latest_v.step, 1u);  // step 2 holds no v
+  EXPECT_EQ(latest_v.array.element_type, "i32");
+  EXPECT_EQ(latest_v.array.shape, (std::vector<index_t>{9, 4}));
+  EXPECT_EQ(latest_v.array.saved_layout, v.layout().to_string());
+  EXPECT_EQ(step_array_info(path, "u", MPI_COMM_WORLD).step, 2u);
+  EXPECT_EQ(step_array_info(path, "u", MPI_COMM_WORLD, 1).step, 1u);
+  EXPECT_EQ(step_array_info(path, "u", MPI_COMM_WORLD).array.element_type, "f64");
+  using testing::expect_throw_on_every_rank;
+  expect_throw_on_every_rank([&] { step_array_info(path, "u", MPI_COMM_WORLD, 7); }, "no step 7");
+  expect_throw_on_every_rank([&] { step_array_info(path, "w", MPI_COMM_WORLD); },
+                             "holds no complete step with an array 'w'");
+}
+
 /// The single-array save of a column-major, compressed array, restored row-major.
 TEST(Series, PlainSaveTakesColumnMajorAndCompression) {
   const std::string path = fresh("plain_left");

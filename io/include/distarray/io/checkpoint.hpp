@@ -106,6 +106,11 @@ struct DatasetInfo {
 /// Reads dataset metadata (collective); CheckpointError when missing or unreadable.
 DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MPI_Comm comm);
 
+namespace detail {
+/// What the open `file` holds under dataset path `name` (checkpoint_info's answer).
+DatasetInfo dataset_info(const Hdf5File& file, const std::string& name);
+}  // namespace detail
+
 /// Fills `into` (any layout, any rank count) from dataset `name`.  Collective.
 /// A dataset without a checksum (not written by distarray) is read with a
 /// warning on stderr: nothing verifies it.  When the data cannot be read or

@@ -114,6 +114,16 @@ struct StepInfo {
 /// nothing (open_series_for_reading).  Empty for a plain checkpoint.
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm);
 
+/// Which step restore_step(path, name, into, step) reads and what array
+/// `name` is there: what a caller needs to make `into` (Python's restore_step
+/// without a dtype).  Collective; warns and throws as restore_step.
+struct StepArrayInfo {
+  std::uint64_t step = 0;
+  DatasetInfo array;
+};
+StepArrayInfo step_array_info(const std::string& path, const std::string& name, MPI_Comm comm,
+                              std::optional<std::uint64_t> step = std::nullopt);
+
 /// Fills `into` (any layout, storage order and rank count) from array
 /// `name` of step `step`, by default the latest complete one holding it; returns the
 /// step read.  restore()'s arguments with the step before the options (the
