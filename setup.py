@@ -28,6 +28,16 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
+# pip builds the wheel with setuptools' bdist_wheel, which lives in the wheel
+# package: without it setuptools says only "invalid command 'bdist_wheel'".
+if {"bdist_wheel", "dist_info"} & set(sys.argv):
+    try:
+        import wheel  # noqa: F401
+    except ImportError:
+        sys.exit(f"distarray: {sys.executable} has setuptools but not wheel, which pip needs to build the "
+                 "package: `pip install wheel` (with --no-build-isolation), or Debian's python3-wheel seen "
+                 "through a venv made with --system-site-packages")
+
 
 def project_version():
     with open(os.path.join(ROOT, "CMakeLists.txt")) as f:

@@ -18,6 +18,11 @@ distarray_cli_test(bad_garbage 1 "unknown distribution '%'" show --shape 18 --la
 # distarray's own usage first; Kokkos' options only under --kokkos-help.
 distarray_cli_test(help_usage_first 0 "^usage: distarray <command>.*distarray --kokkos-help\n" --help)
 distarray_cli_test(h_usage_first 0 "^usage: distarray <command>" -h)
+# A command's --help: its own usage, status 0 (an option it does not know would be an error).
+distarray_cli_test(redist_help 0 "^usage: distarray redist \\[options\\]\n  redist .*--exchange auto.*layout text:" redist --help)
+distarray_cli_test(save_help_among_options 0 "^usage: distarray save \\[options\\]\n  save  " save --shape 4x4 -h)
+# A usage error shows the command's usage.
+distarray_cli_test(redist_bad_option_usage 1 "error: unknown option '--bogus'.*usage: distarray redist \\[options\\]" redist --bogus)
 distarray_cli_test(kokkos_help 0 "Kokkos command line arguments" --kokkos-help)
 distarray_cli_test(bad_option 1 "unknown option '--frobnicate'" show --frobnicate 3)
 distarray_cli_test(redist_default 0 "verify +ok, every element" redist --shape 96x80 --verify)

@@ -8,7 +8,7 @@
 //
 //   distarray::restore("run.h5", "step_100/u", u2);   // any layout, any rank count
 //
-// Each array is a dataset of its global shape and native element type (c64:
+// Each array is a dataset of its global shape and native element type (c128:
 // the compound {r, i} that h5py reads as complex128), so h5dump and h5py
 // read it as a plain array.  Attributes: distarray_layout, distarray_grid,
 // distarray_element_type, distarray_format_version, distarray_library_version
