@@ -21,6 +21,15 @@ def path_for(comm, stem):
     return os.path.join(os.environ.get("DISTARRAY_TEST_DIR", "."), f"{stem}_py_np{comm.size}.h5")
 
 
+def fresh_series(comm, stem):
+    """path_for's name with no file there: a series appends to the file it finds (a test run again)."""
+    path = path_for(comm, stem)
+    if comm.rank == 0 and os.path.exists(path):
+        os.remove(path)
+    comm.Barrier()
+    return path
+
+
 @pytest.mark.parametrize("dtype", STORED_DTYPES)
 def test_save_and_restore_into_other_layouts(comm, rng, dtype):
     path = path_for(comm, f"py_{np.dtype(dtype).name}")
@@ -38,10 +47,7 @@ def test_save_and_restore_into_other_layouts(comm, rng, dtype):
 
 def test_series_steps(comm):
     p = comm.size
-    path = path_for(comm, "py_series")
-    if comm.rank == 0 and os.path.exists(path):
-        os.remove(path)
-    comm.Barrier()
+    path = fresh_series(comm, "py_series")
     shape = (13, 6)
     layout = da.Layout(f"block,* on {p}x1", shape)
     series = da.Series(path, comm)
@@ -117,7 +123,7 @@ def edit_with_h5py(comm, path, code):
 
 def test_restore_step_verifies_unless_told_not_to(comm):
     p = comm.size
-    path = path_for(comm, "py_series_verify")
+    path = fresh_series(comm, "py_series_verify")
     shape = (7, 5)
     layout = da.Layout(f"block,* on {p}x1", shape)
     series = da.Series(path, comm)
@@ -142,7 +148,7 @@ def test_an_element_type_numpy_has_but_checkpoints_do_not(comm):
     da.save(path, da.DistArray(layout, np.float64, comm), "x")
     edit_with_h5py(comm, path, "f['h'] = np.arange(6, dtype=np.float16)")
     assert raised_everywhere(comm, da.CheckpointError, lambda: da.restore(path, "h", layout, comm=comm))
-    series = path_for(comm, "py_series_float16")
+    series = fresh_series(comm, "py_series_float16")
     s = da.Series(series, comm)
     with s.step(1):
         s.write("x", da.DistArray(layout, np.float64, comm))
