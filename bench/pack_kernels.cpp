@@ -77,8 +77,8 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
   const auto copy = view("bench::copy", send.total);
   Kokkos::deep_copy(source, 1.0);
   Kokkos::deep_copy(receive_buffer, 1.0);
-  const auto pack = [&] { packer.copy_all(source.data(), {send_buffer.data()}, true); };
-  const auto unpack = [&] { unpacker.copy_all(destination.data(), {receive_buffer.data()}, false); };
+  const auto pack = [&] { packer.copy_all(source.data(), send_buffer.data(), true); };
+  const auto unpack = [&] { unpacker.copy_all(destination.data(), receive_buffer.data(), false); };
   Row r{name, double(send.total) * sizeof(double), 0, 0, 0};
   pack();  // warm-up: pages touched
   unpack();

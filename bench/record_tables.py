@@ -73,6 +73,18 @@ def pack_kernels(records):
     return out
 
 
+def one_rank(records):
+    """A one-rank redistribution's execution against one copy of the array, per record (before, after)."""
+    cases = [(row["case"], row["type"]) for row in records[0]["rows"]]
+    out = header(["case", "type"] + ["%s: ms (x copy)" % r.get("build", "run %d" % i)
+                                     for i, r in enumerate(records, 1)])
+    for case, kind in cases:
+        rows = [next(row for row in r["rows"] if (row["case"], row["type"]) == (case, kind)) for r in records]
+        out.append(line([case, kind] + ["%.1f (%.2f)" % (row["execute_s"] * 1e3, row["execute_s"] / row["copy_s"])
+                                        for row in rows]))
+    return out
+
+
 def plan_build(records):
     """Plan build ms per case and size: later plans of the process (the first one is above the table)."""
     (record,) = records
@@ -160,7 +172,7 @@ def overlap(records):
 
 def distarray_redist(records):
     """`distarray redist --json` reports: each stage's ms per execution, slowest rank."""
-    stages = ("pack", "staging", "exchange", "unpack", "total")
+    stages = ("pack", "staging", "exchange", "unpack", "local", "total")  # (local: none before 2026-11-28)
     out = header(["ranks", "from", "to", "exchange"] + ["%s ms" % s for s in stages] + ["GB/s", "verified"])
     for r in records:
         out.append(line([r["ranks"], "`%s`" % r["from"], "`%s`" % r["to"], r["exchange"]] +
@@ -242,7 +254,7 @@ TABLES = {"bench_schedule_build": schedule_build, "bench_pack_kernels": pack_ker
           "bench_plan_build": plan_build, "bench_checkpoint_io": checkpoint_io,
           "bench_checksum_floor": checksum_floor, "bench_redist_floor": redist_floor,
           "bench_overlap": overlap, "bench_strategy_choice": strategy_choice,
-          "distarray redist": distarray_redist, "mpi4py_fft_transpose": mpi4py_fft_transpose}
+          "distarray redist": distarray_redist, "bench_one_rank": one_rank, "mpi4py_fft_transpose": mpi4py_fft_transpose}
 # Shorter tables of the same records, for a summary (`summary table:` markers).
 SUMMARIES = {"bench_compare": compare_summary}
 

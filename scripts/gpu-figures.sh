@@ -31,12 +31,12 @@ for r in kernels:
     print(f"{r['case']:<18}{gb(r['pack_s']):>10.1f}{gb(r['unpack_s']):>13.1f}{gb(r['copy_s']):>11.1f}"
           f"{r['copy_s'] / r['pack_s']:>11.2f}{r['copy_s'] / r['unpack_s']:>13.2f}")
 print("\n8192^2 f64 transpose (block,*) -> (*,block), ms per execution, slowest rank")
-print(f"{'ranks':<7}{'pack':>9}{'staging':>9}{'exchange':>10}{'unpack':>9}{'total':>9}{'GB/s':>8}  verified")
+print(f"{'ranks':<7}{'pack':>9}{'staging':>9}{'exchange':>10}{'unpack':>9}{'local':>9}{'total':>9}{'GB/s':>8}  verified")
 for n in (4, 1):
     j = json.load(open(f"{out}/transpose_np{n}.json"))
     s = j["seconds"]
     print(f"{n:<7}" + "".join(f"{s[k] * 1e3:>{w}.1f}" for k, w in
-          (("pack", 9), ("staging", 9), ("exchange", 10), ("unpack", 9), ("total", 9)))
+          (("pack", 9), ("staging", 9), ("exchange", 10), ("unpack", 9), ("local", 9), ("total", 9)))
           + f"{j['bandwidth_gb_s']:>8.1f}  {j['verified']}")
 one_row = [r for r in kernels if r["case"] == "one row"][0]
 total = json.load(open(f"{out}/transpose_np1.json"))["seconds"]["total"]

@@ -87,7 +87,8 @@ class Solver {
   double transpose_seconds() const {
     double s = 0;
     for (const Plan* p : {&to_cols_, &to_rows_})
-      s += p->report().pack_seconds + p->report().exchange_seconds + p->report().unpack_seconds;
+      s += p->report().pack_seconds + p->report().exchange_seconds + p->report().unpack_seconds +
+           p->report().local_seconds;
     return s;
   }
 

@@ -50,12 +50,14 @@ py::dict report_dict(const PlanReport& r) {
   d["bytes_local"] = r.bytes_local;
   d["pack_launches"] = r.pack_launches;
   d["unpack_launches"] = r.unpack_launches;
+  d["local_launches"] = r.local_launches;
   d["executions"] = r.executions;
   d["plan_seconds"] = r.plan_seconds;
   d["pack_seconds"] = r.pack_seconds;
   d["staging_seconds"] = r.staging_seconds;
   d["exchange_seconds"] = r.exchange_seconds;
   d["unpack_seconds"] = r.unpack_seconds;
+  d["local_seconds"] = r.local_seconds;
   return d;
 }
 

@@ -22,25 +22,31 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, const std::vector<double>&
   s.schedule = r.schedule;
   s.exchange = r.exchange;
   s.cost_model = r.cost_model;
-  double times[5] = {r.plan_seconds, r.pack_seconds / repeat, r.staging_seconds / repeat,
-                     r.exchange_seconds / repeat, r.unpack_seconds / repeat};
-  MPI_Allreduce(MPI_IN_PLACE, times, 5, MPI_DOUBLE, MPI_MAX, comm);
+  double times[6] = {r.plan_seconds,
+                     r.pack_seconds / repeat,
+                     r.staging_seconds / repeat,
+                     r.exchange_seconds / repeat,
+                     r.unpack_seconds / repeat,
+                     r.local_seconds / repeat};
+  MPI_Allreduce(MPI_IN_PLACE, times, 6, MPI_DOUBLE, MPI_MAX, comm);
   s.plan_s = times[0];
   s.pack_s = times[1];
   s.staging_s = times[2];
   s.exchange_s = times[3];
   s.unpack_s = times[4];
+  s.local_s = times[5];
   index_t counts[3] = {r.messages_sent, r.bytes_sent, r.bytes_local};
   MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_INT64_T, MPI_SUM, comm);
   s.messages = counts[0];
   s.bytes_sent = counts[1];
   s.bytes_local = counts[2];
-  int maxima[4] = {r.peers, r.steps, r.pack_launches, r.unpack_launches};
-  MPI_Allreduce(MPI_IN_PLACE, maxima, 4, MPI_INT, MPI_MAX, comm);
+  int maxima[5] = {r.peers, r.steps, r.pack_launches, r.unpack_launches, r.local_launches};
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 5, MPI_INT, MPI_MAX, comm);
   s.max_peers = maxima[0];
   s.steps = maxima[1];
   s.pack_launches = maxima[2];
   s.unpack_launches = maxima[3];
+  s.local_launches = maxima[4];
   return s;
 }
 
@@ -64,7 +70,7 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
-  const double total = s.pack_s + s.staging_s + s.exchange_s + s.unpack_s;
+  const double total = s.pack_s + s.staging_s + s.exchange_s + s.unpack_s + s.local_s;
   const double array_bytes = double(s.elements * s.element_bytes);
   const double bandwidth = total > 0 ? array_bytes / total / 1e9 : 0.0;
   std::ostringstream t;
@@ -75,14 +81,15 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << "), schedule " << s.schedule << ", exchange " << s.exchange << ", cost model " << s.cost_model << "\n"
     << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, "
     << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
-    << "  kernels     " << s.pack_launches << " pack and " << s.unpack_launches
-    << " unpack launches per execution (most on a rank)\n"
+    << "  kernels     " << s.pack_launches << " pack, " << s.unpack_launches << " unpack and "
+    << s.local_launches << " local launches per execution (most on a rank)\n"
     << "  stage       time per execution (slowest rank)\n"
     << "    plan    " << ms(s.plan_s) << "   (once)\n"
     << "    pack    " << ms(s.pack_s) << "\n"
     << "    staging " << ms(s.staging_s) << "   (device <-> host, both ways)\n"
     << "    exchange" << ms(s.exchange_s) << "\n"
     << "    unpack  " << ms(s.unpack_s) << "\n"
+    << "    local   " << ms(s.local_s) << "   (the message to oneself, source to destination)\n"
     << "    total   " << ms(total) << "   (mean)\n"
     << "  execution   median " << ms(s.median_s) << ", fastest " << ms(s.fastest_s)
     << " (each after a barrier, slowest rank)\n";
@@ -101,10 +108,11 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << ",\n  \"messages\": " << s.messages << ",\n  \"bytes_mpi\": " << s.bytes_sent
     << ",\n  \"bytes_local\": " << s.bytes_local << ",\n  \"max_peers\": " << s.max_peers
     << ",\n  \"pack_launches\": " << s.pack_launches << ",\n  \"unpack_launches\": " << s.unpack_launches
-    << ",\n  \"seconds\": {\"plan\": " << s.plan_s << ", \"pack\": " << s.pack_s
-    << ", \"staging\": " << s.staging_s << ", \"exchange\": " << s.exchange_s
-    << ", \"unpack\": " << s.unpack_s << ", \"total\": " << total << ", \"median\": " << s.median_s
-    << ", \"fastest\": " << s.fastest_s << "},\n  \"bandwidth_gb_s\": " << bandwidth
+    << ",\n  \"local_launches\": " << s.local_launches << ",\n  \"seconds\": {\"plan\": " << s.plan_s
+    << ", \"pack\": " << s.pack_s << ", \"staging\": " << s.staging_s << ", \"exchange\": " << s.exchange_s
+    << ", \"unpack\": " << s.unpack_s << ", \"local\": " << s.local_s << ", \"total\": " << total
+    << ", \"median\": " << s.median_s << ", \"fastest\": " << s.fastest_s
+    << "},\n  \"bandwidth_gb_s\": " << bandwidth
     << ",\n  \"verified\": " << (s.verified.empty() ? "null" : (s.failed ? "false" : "true")) << "\n}\n";
   if (!j.flush()) throw Error("cannot write JSON file '" + json_path + "'");
 }

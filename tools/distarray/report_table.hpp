@@ -16,11 +16,11 @@ struct Summary {
   std::string title, from, to, method, schedule, exchange, cost_model, verified;
   bool failed = false;
   int ranks = 1, repeat = 1, steps = 0, max_peers = 0;
-  int pack_launches = 0, unpack_launches = 0;  ///< of the last execution, most on a rank
+  int pack_launches = 0, unpack_launches = 0, local_launches = 0;  ///< of the last execution, most on a rank
   index_t elements = 0, element_bytes = 0;
   index_t messages = 0, bytes_sent = 0, bytes_local = 0;  // per execution, all ranks
-  double plan_s = 0, pack_s = 0, staging_s = 0, exchange_s = 0,
-         unpack_s = 0;  // slowest rank, per execution (plan: once)
+  double plan_s = 0, pack_s = 0, staging_s = 0, exchange_s = 0, unpack_s = 0,
+         local_s = 0;  // slowest rank, per execution (plan: once)
   /// Whole executions (each after a barrier, the slowest rank's): a cold first
   /// one or one descheduled run moves the mean of ten, not the median, which
   /// the peers of bench/compare report.

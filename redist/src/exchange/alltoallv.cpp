@@ -1,6 +1,6 @@
 // The alltoallv engine: packed buffers through one MPI_Ialltoallv, or
 // MPI_Ineighbor_alltoallv where PeerExchange finds the sharing ranks a
-// sparse graph; the message to oneself never leaves the send buffer.
+// sparse graph.
 
 #include "collective_exchange.hpp"
 
@@ -25,7 +25,7 @@ class AlltoallvExchange final : public CollectiveExchange {
  private:
   void unpack(const Blocks& blocks, PlanReport& report) override {
     const double t = MPI_Wtime();
-    buffers_.unpack(blocks.out[0], true);  // the message to oneself straight from the send buffer
+    buffers_.unpack(blocks.out[0]);
     add_seconds(report.unpack_seconds, t);
   }
 

@@ -36,9 +36,8 @@ class Arrivals {
   }
   /// The receive requests: the caller appends message m's, then calls posted(m).
   std::vector<MPI_Request>& requests() { return requests_; }
-  /// Message m's receives are the requests appended since the last call;
-  /// none for a message that needs no transfer (the message to oneself),
-  /// which has arrived.
+  /// Message m's receives are the requests appended since the last call
+  /// (none: it has arrived).
   void posted(std::size_t m) {
     outstanding_[m] = int(requests_.size() - owner_.size());
     owner_.resize(requests_.size(), m);

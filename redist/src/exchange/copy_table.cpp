@@ -28,7 +28,7 @@ std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last)
   std::vector<TileTask> tasks;
   for (std::size_t i = first; i < last; ++i) {
     const Message& m = messages[i];
-    const index_t row_elements = m.count / (m.rows_end - m.rows_begin);
+    const index_t row_elements = row_extent(m);
     const CopyRow& row = rows[std::size_t(m.rows_begin)];
     index_t run = row.runs_begin;
     for (index_t e0 = 0; e0 < row_elements; e0 += copy_block) {
@@ -46,7 +46,7 @@ std::vector<RunChunk> CopyTable::run_chunks(std::size_t first, std::size_t last)
   for (std::size_t i = first; i < last; ++i) {
     const Message& m = messages[i];
     if (m.rows_end == m.rows_begin) continue;
-    const index_t row_elements = m.count / (m.rows_end - m.rows_begin);
+    const index_t row_elements = row_extent(m);
     // The pieces of one row, the same for every row of the message (they share their runs).
     std::vector<RunChunk> pieces;
     const CopyRow& row = rows[std::size_t(m.rows_begin)];
@@ -62,6 +62,11 @@ std::vector<RunChunk> CopyTable::run_chunks(std::size_t first, std::size_t last)
       }
   }
   return chunks;
+}
+
+index_t CopyTable::row_extent(const Message& m) const {
+  const CopyRun& last = runs[std::size_t(rows[std::size_t(m.rows_begin)].runs_end - 1)];
+  return last.offset + last.length;
 }
 
 double CopyTable::mean_run_length() const {
@@ -88,6 +93,25 @@ void CopyTable::append(const CopyTable& other) {
     messages.push_back({m.rank, m.offset + total, m.count, m.rows_begin + row_shift, m.rows_end + row_shift});
   total += other.total;
   strided = strided || other.strided;
+}
+
+CopyTable CopyTable::without(std::size_t skip) const {
+  CopyTable t;
+  t.runs = runs;  // (the skipped message's runs stay, unused)
+  t.strided = strided;
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    if (i == skip) continue;
+    const Message& m = messages[i];
+    const auto first_row = index_t(t.rows.size());
+    for (index_t r = m.rows_begin; r < m.rows_end; ++r) {
+      CopyRow row = rows[std::size_t(r)];
+      row.buffer_base += t.total - m.offset;
+      t.rows.push_back(row);
+    }
+    t.messages.push_back({m.rank, t.total, m.count, first_row, index_t(t.rows.size())});
+    t.total += m.count;
+  }
+  return t;
 }
 
 }  // namespace distarray::detail

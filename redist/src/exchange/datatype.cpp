@@ -1,6 +1,6 @@
 // The datatype engine: one MPI_I(neighbor_)alltoallw, each side with
-// derived types moved in place, the others packed.  MPI moves every
-// message, the one to oneself included (host memory, or a GPU-aware MPI).
+// derived types moved in place, the others packed (host memory, or a
+// GPU-aware MPI).
 
 #include "collective_exchange.hpp"
 
@@ -43,7 +43,7 @@ class DatatypeExchange final : public CollectiveExchange {
   void unpack(const Blocks& blocks, PlanReport& report) override {
     if (typed_recv()) return;
     const double t = MPI_Wtime();
-    buffers_.unpack(blocks.out[0], false);
+    buffers_.unpack(blocks.out[0]);
     add_seconds(report.unpack_seconds, t);
   }
   bool typed_send() const { return send_types_.has_value(); }

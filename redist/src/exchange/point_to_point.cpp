@@ -39,9 +39,8 @@ class PointToPointExchange final : public Exchange {
     double t = MPI_Wtime();
     arrivals_.reset();  // the vectors keep their capacity: no allocation after the first execution
     for (std::size_t i = 0; i < shape_.recv.size(); ++i) {
-      if (shape_.recv[i].rank != shape_.rank)  // (the message to oneself is unpacked from the send buffer)
-        post_message(shape_, false, buffers_.recv_bytes(), shape_.recv[i], shape_.payload_tag,
-                     arrivals_.requests());
+      post_message(shape_, false, buffers_.recv_bytes(), shape_.recv[i], shape_.payload_tag,
+                   arrivals_.requests());
       arrivals_.posted(i);
     }
     buffers_.pack_unstaged(blocks.in[0]);
@@ -55,11 +54,9 @@ class PointToPointExchange final : public Exchange {
       buffers_.stage_messages(first, last);  // while the wave before is on its way
       t = add_seconds(report.pack_seconds, t);
       for (std::size_t m = first; m < last; ++m)
-        if (shape_.send[m].rank != shape_.rank)
-          post_message(shape_, true, buffers_.send_bytes(), shape_.send[m], shape_.payload_tag, sends_);
+        post_message(shape_, true, buffers_.send_bytes(), shape_.send[m], shape_.payload_tag, sends_);
       t = add_seconds(report.exchange_seconds, t);
     }
-    arrivals_.hand_over(unpacker(blocks, report, t));  // the message to oneself may complete a wave
   }
 
   bool test(const Blocks& blocks, PlanReport& report) override {

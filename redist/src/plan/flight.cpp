@@ -34,7 +34,7 @@ void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> 
   in_ = std::move(in);
   targets_ = std::move(targets);
   in_flight_ = true;
-  report_.pack_launches = report_.unpack_launches = 0;
+  report_.pack_launches = report_.unpack_launches = report_.local_launches = 0;
   naming_ = std::any_of(steps_.begin(), steps_.end(), [](const auto& step) { return !step->settled(); });
   if (steps_.empty()) {
     copy();

@@ -20,23 +20,27 @@ struct PlanReport {
   int messages_received = 0;
   index_t bytes_sent = 0;      ///< per execution, self excluded
   index_t bytes_received = 0;  ///< per execution, self excluded
-  index_t bytes_local = 0;     ///< per execution: the self message, copied without MPI
+  index_t bytes_local = 0;     ///< per execution: the message to oneself, copied without MPI or buffers
 
   /// With a renumbered destination: the rank holding each destination grid
   /// coordinate (row-major); empty otherwise.
   std::vector<int> destination_ranks;
 
   /// Kernel launches of the last execution: one per side per step (p2p and
-  /// encoded unpack on arrival in at most four waves, one launch each, and
-  /// encoded unpacks the message to oneself on its own).
+  /// encoded unpack on arrival in at most four waves, one launch each), and
+  /// one per step for the message to oneself, straight from source to destination.
   int pack_launches = 0;
   int unpack_launches = 0;
+  int local_launches = 0;
 
   int executions = 0;
   double plan_seconds = 0;
   double pack_seconds = 0;
   double exchange_seconds = 0;
   double unpack_seconds = 0;
+  /// Copying the message to oneself (started after the messages to others
+  /// are on their way).
+  double local_seconds = 0;
   /// Copies of staged buffers between device and host memory (only where
   /// buffers are staged; not in pack or unpack).
   double staging_seconds = 0;

@@ -32,28 +32,22 @@ class BatchStepBuffers final : public BatchBuffers {
   }
 
   void pack(std::span<const void* const> in) override {
-    const index_t k = index_t(in.size());
     for (std::size_t j = 0; j < in.size(); ++j) {
       T* const local = const_cast<T*>(static_cast<const T*>(in[j]));
       core_.counters.pack_launches += core_.with_op(
-          [&](auto op) { return send_[j].copy_all(local, {send_buf_.device.data()}, true, op, core_.exec); });
+          [&](auto op) { return send_[j].copy_all(local, send_buf_.device.data(), true, op, core_.exec); });
     }
     core_.exec.fence();  // complete before MPI reads the buffer
-    if (core_.staged)
-      core_.stage(send_buf_.host, send_buf_.device, core_.self_range(true, k),
-                  core_.counters.staging_out_seconds);
+    if (core_.staged) core_.stage(send_buf_.host, send_buf_.device, core_.counters.staging_out_seconds);
   }
   char* send_bytes() override { return send_buf_.bytes(); }
   char* recv_bytes() override { return recv_buf_.bytes(); }
   void unpack(std::span<void* const> out) override {
-    const index_t k = index_t(out.size());
-    if (core_.staged)
-      core_.stage(recv_buf_.device, recv_buf_.host, core_.self_range(false, k),
-                  core_.counters.staging_in_seconds);
-    const BufferWindow<T> w = core_.window(recv_buf_.device.data(), send_buf_.device.data(), k, true);
+    if (core_.staged) core_.stage(recv_buf_.device, recv_buf_.host, core_.counters.staging_in_seconds);
     for (std::size_t j = 0; j < out.size(); ++j)
-      core_.counters.unpack_launches += core_.with_op(
-          [&](auto op) { return recv_[j].copy_all(static_cast<T*>(out[j]), w, false, op, core_.exec); });
+      core_.counters.unpack_launches += core_.with_op([&](auto op) {
+        return recv_[j].copy_all(static_cast<T*>(out[j]), recv_buf_.device.data(), false, op, core_.exec);
+      });
     core_.exec.fence();
   }
 

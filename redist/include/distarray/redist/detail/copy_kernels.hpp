@@ -20,21 +20,6 @@
 
 namespace distarray::detail {
 
-/// The buffer side of a copy: `data`, except for the rows [alt_begin,
-/// alt_end), which use `alt` shifted by `alt_shift` elements (the message to
-/// oneself, unpacked straight from the send buffer).
-template <class T>
-struct BufferWindow {
-  T* data = nullptr;
-  T* alt = nullptr;
-  index_t alt_shift = 0;
-  index_t alt_begin = 0, alt_end = 0;
-
-  KOKKOS_INLINE_FUNCTION T* at(index_t row, index_t position) const {
-    return row >= alt_begin && row < alt_end ? alt + (alt_shift + position) : data + position;
-  }
-};
-
 /// Calls f(row, run, jb, je) for the run elements [jb, je) of each run of
 /// chunk `c` (CopyTable::run_chunks).
 template <class Space, class F>
@@ -55,17 +40,15 @@ KOKKOS_INLINE_FUNCTION void for_chunk_runs(const RunChunk& c, const CopyRow& row
 /// the elements of each of its runs (for_each_item).
 template <class Space, class T, class Op>
 void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-               const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
-               BufferWindow<T> buf, bool pack, Op op, int lanes,
-               const typename Space::execution_space& exec) {
+               const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local, T* buffer,
+               bool pack, Op op, int lanes, const typename Space::execution_space& exec) {
   using Exec = typename Space::execution_space;
   for_each_item(
       pack ? "distarray::pack" : "distarray::unpack", exec, begin, end, lanes,
       KOKKOS_LAMBDA(const index_t i, const ItemTeam<Exec>& team) {
         const RunChunk chunk = chunks(i);
         const CopyRow row = rows(chunk.row);
-        T* const row_buffer =
-            buf.at(chunk.row, row.buffer_base);  // the window is chosen per row, not per run
+        T* const row_buffer = buffer + row.buffer_base;
         for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           T* const l = local + row.local_base + run.start;
           T* const b = row_buffer + run.offset;
@@ -90,11 +73,12 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
 /// the local block (along the rows, contiguous when they are neighbours in
 /// memory) and the buffer (along a run) are both read and written in order:
 /// the team's threads take the outer index and its vector lanes the
-/// contiguous one.
+/// contiguous one.  The op is applied where the tile is written out, so
+/// that it may read what it writes over (Direct with beta, element_op.hpp).
 template <class Space, class T, class Op>
 void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-                const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
-                BufferWindow<T> buf, bool pack, Op op, const typename Space::execution_space& exec) {
+                const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local, T* buffer,
+                bool pack, Op op, const typename Space::execution_space& exec) {
   if (begin >= end) return;
   using Exec = typename Space::execution_space;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<index_t>>;
@@ -133,12 +117,12 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           if (pack) {
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](const index_t j) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr),
-                                   [&](const index_t r) { op.pack(tile(r, j), local[at(r, j)]); });
+                                   [&](const index_t r) { tile(r, j) = local[at(r, j)]; });
             });
             team.team_barrier();
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
               Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nj),
-                                   [&](const index_t j) { b[bbase(r) + j] = tile(r, j); });
+                                   [&](const index_t j) { op.pack(b[bbase(r) + j], tile(r, j)); });
             });
           } else {
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nr), [&](const index_t r) {
@@ -153,7 +137,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           }
           team.team_barrier();  // the tile is reused
         };
-        T* const row_buffer = buf.at(r0, first.buffer_base);
+        T* const row_buffer = buffer + first.buffer_base;
         for (index_t k = task.run_begin; k < first.runs_end; ++k) {
           const CopyRun run = runs(k);
           if (run.offset >= task.element_end) break;

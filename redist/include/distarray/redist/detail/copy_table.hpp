@@ -98,6 +98,11 @@ struct CopyTable {
   double mean_run_length() const;
   /// Appends `other`'s messages, their elements after this table's in the buffer.
   void append(const CopyTable& other);
+  /// This table without message `skip`, the later ones moved up in the buffer.
+  CopyTable without(std::size_t skip) const;
+  /// The buffer places one row of message `m` spans: its elements per row,
+  /// or more where a joined table's buffer is another block (own_message.hpp).
+  index_t row_extent(const Message& m) const;
 
   /// Appends the message to `rank` made of runs[d] along each dimension of a
   /// local block of the given extents and storage order; its elements go in

@@ -30,7 +30,6 @@ class DecodeStepBuffers final : public DecodeBuffers {
     if (d.header != header) {
       d.header = header;
       d.table = decode(source, header);
-      d.own.reset();
       changed_ = true;
     }
     return d.table.total;
@@ -58,24 +57,17 @@ class DecodeStepBuffers final : public DecodeBuffers {
     core_.stage_part(received_, {a.offset, b.offset + b.count}, false);
     launch(joint_, first, last, out, received_.device.data());
   }
-  void unpack_own(int self, void* out, index_t send_offset) override {
-    Decoded& d = decoded_.at(self);
-    if (!d.own) d.own = Packer<T, Space>(d.table);
-    launch(*d.own, 0, d.own->messages().size(), out, core_.send_buf.device.data() + send_offset);
-  }
 
  private:
   struct Decoded {
     std::vector<index_t> header;
     CopyTable table;
-    std::optional<Packer<T, Space>> own;  // the message to oneself: its table on the device
   };
 
   /// Messages [first, last) of `table` from `from` into `out`, one launch, fenced.
   void launch(const Packer<T, Space>& table, std::size_t first, std::size_t last, void* out, T* from) {
-    core_.counters.unpack_launches += core_.with_op([&](auto op) {
-      return table.copy(first, last, static_cast<T*>(out), {from}, false, op, core_.exec);
-    });
+    core_.counters.unpack_launches += core_.with_op(
+        [&](auto op) { return table.copy(first, last, static_cast<T*>(out), from, false, op, core_.exec); });
     core_.exec.fence();
   }
 

@@ -110,4 +110,21 @@ struct ScaledCopy {
   bool plain_ = true;
 };
 
+/// Op's pack and unpack in one: a source element straight into its
+/// destination (the message to oneself, own_message.hpp).  Both calls take
+/// (destination, source), so a joined table may run as a pack or an unpack.
+template <class T, class Op>
+struct Direct {
+  Op op;
+  KOKKOS_INLINE_FUNCTION void pack(T& destination, const T& source) const { step(destination, source); }
+  KOKKOS_INLINE_FUNCTION void unpack(T& destination, const T& source) const { step(destination, source); }
+
+ private:
+  KOKKOS_INLINE_FUNCTION void step(T& destination, const T& source) const {
+    T packed = source;
+    op.pack(packed, source);
+    op.unpack(destination, packed);
+  }
+};
+
 }  // namespace distarray::detail

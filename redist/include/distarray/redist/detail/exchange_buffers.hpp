@@ -20,7 +20,7 @@ namespace distarray::detail {
 
 /// What the packs and unpacks since the last reset cost.
 struct ExchangeCounters {
-  int pack_launches = 0, unpack_launches = 0;  ///< kernel launches
+  int pack_launches = 0, unpack_launches = 0, own_launches = 0;  ///< kernel launches
   /// Seconds copying staged buffers out to MPI (inside the packs' time) and
   /// in from MPI (inside the unpacks').
   double staging_out_seconds = 0, staging_in_seconds = 0;
@@ -60,9 +60,6 @@ class DecodeBuffers {
   virtual bool changed() const = 0;
   /// Gathered messages [first, last) into `out` in one launch.
   virtual void unpack_gathered(std::size_t first, std::size_t last, void* out) = 0;
-  /// The message to oneself, decoded from `self`'s header, from the send
-  /// buffer at element `send_offset`.
-  virtual void unpack_own(int self, void* out, index_t send_offset) = 0;
 };
 
 class ExchangeBuffers {
@@ -82,13 +79,14 @@ class ExchangeBuffers {
   /// copies when the buffers are staged).
   virtual char* send_bytes() = 0;
   virtual char* recv_bytes() = 0;
-  /// Every received message into `out` in one kernel launch; the message to
-  /// oneself from the send buffer (`self_from_send`) or from the receive
-  /// buffer (when MPI moved it too).
-  virtual void unpack(void* out, bool self_from_send) = 0;
+  /// Every received message into `out` in one kernel launch.
+  virtual void unpack(void* out) = 0;
   /// Received messages [first, last) into `out` in one kernel launch
-  /// (unpacking on arrival); the message to oneself among them from the send buffer.
+  /// (unpacking on arrival).
   virtual void unpack_messages(std::size_t first, std::size_t last, void* out) = 0;
+  /// The message to oneself straight from in[j] into out[j] for each of the
+  /// k arrays, one launch each, fenced; in no engine's buffers or messages.
+  virtual void copy_own(std::span<const void* const> in, std::span<void* const> out) = 0;
   /// Holds the buffer of each side where true (allocating it again if it
   /// was freed) and frees it where false: the automatic engine frees those
   /// of the sides its choice moves in place, and takes them back to measure again.

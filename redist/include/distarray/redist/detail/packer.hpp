@@ -91,22 +91,22 @@ class Packer {
   /// -> buffer) or unpack, on the instance `exec`.  Returns the number of
   /// kernel launches (0 for no element, else 1); not fenced.
   template <class Op = PlainCopy<T>>
-  int copy(std::size_t first, std::size_t last, T* local, BufferWindow<T> buf, bool pack, Op op = {},
+  int copy(std::size_t first, std::size_t last, T* local, T* buffer, bool pack, Op op = {},
            const execution_space& exec = execution_space()) const {
     if (first >= last) return 0;
     const index_t begin = messages_[first].rows_begin, end = messages_[last - 1].rows_end;
     if (begin >= end) return 0;
     if (tiled_)
-      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buf, pack, op, exec);
+      copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op, exec);
     else
-      copy_runs(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buf, pack, op, lanes_,
-                exec);
+      copy_runs(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer, pack, op,
+                lanes_, exec);
     return 1;
   }
   template <class Op = PlainCopy<T>>
-  int copy_all(T* local, BufferWindow<T> buf, bool pack, Op op = {},
+  int copy_all(T* local, T* buffer, bool pack, Op op = {},
                const execution_space& exec = execution_space()) const {
-    return copy(0, messages_.size(), local, buf, pack, op, exec);
+    return copy(0, messages_.size(), local, buffer, pack, op, exec);
   }
   /// Every local element of the table becomes beta times itself (0 for beta
   /// = 0, unread); one launch, not fenced.

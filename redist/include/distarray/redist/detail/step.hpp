@@ -32,9 +32,11 @@ class Step {
  public:
   /// Collective over `comm` (not owned; every rank of it builds and executes
   /// the step).  Steps sharing a communicator need different `tag`s.
+  /// `send`, `recv` and `encoded` leave out the message to oneself, which
+  /// has `own_elements` (own_message.hpp: `buffers` copies it).
   Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
        const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
-       EncodedMessages encoded, EngineMemo memo = {});
+       EncodedMessages encoded, index_t own_elements, EngineMemo memo = {});
   Step(const Step&) = delete;
   Step& operator=(const Step&) = delete;
   ~Step();
@@ -69,6 +71,7 @@ class Step {
   void add_counters(PlanReport& report) const;
 
   std::unique_ptr<StepShape> shape_;
+  index_t own_elements_;
   std::unique_ptr<ExchangeBuffers> buffers_;
   std::unique_ptr<Exchange> exchange_;
   std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)
@@ -87,14 +90,17 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
                                 EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
   const bool staged = staged_buffers(options.staging, host_space, comm);
+  // The message to oneself leaves the tables (agreed: a rank's tables may be refused).
+  OwnSplit split = agreed(comm, [&] { return split_own_message(send, recv, encoded, rank_of(comm)); });
   const ExchangeChoice choice =
-      choose_exchange(comm, send, recv, sizeof(T), options, host_space || !staged, memo);
-  const int rank = rank_of(comm);
+      choose_exchange(comm, split.send, split.recv, sizeof(T), options, host_space || !staged, memo);
   // No rank alone may fail to allocate before the step's collectives.
-  std::unique_ptr<ExchangeBuffers> buffers =
-      agreed(comm, [&] { return std::make_unique<StepBuffers<T, Space>>(send, recv, rank, choice, staged); });
-  return std::make_unique<Step>(comm, tag, send, recv, sizeof(T), options, choice, std::move(buffers),
-                                std::move(encoded), std::move(memo));
+  std::unique_ptr<ExchangeBuffers> buffers = agreed(comm, [&] {
+    return std::make_unique<StepBuffers<T, Space>>(split.send, split.recv, split.own, choice, staged);
+  });
+  return std::make_unique<Step>(comm, tag, split.send, split.recv, sizeof(T), options, choice,
+                                std::move(buffers), std::move(split.encoded), split.own.elements(),
+                                std::move(memo));
 }
 
 // The steps of these element types in the default memory space are compiled

@@ -6,10 +6,9 @@
 // extensions (batch_step_buffers.hpp, decode_step_buffers.hpp) share — the
 // two packers, the send buffer, where kernels run and with which element
 // op, and how buffers are staged.  Staged buffers (a space MPI cannot read,
-// or forced by PlanOptions::staging) have copies in pinned host memory;
-// only what crosses a process boundary is staged: the message to oneself
-// stays in the send buffer, from which it is unpacked (except for engines
-// that may move it by datatype).
+// or forced by PlanOptions::staging) have copies in pinned host memory.  The
+// message to oneself is in no buffer: it is copied straight from the source
+// block to the destination block (own_message.hpp).
 
 #include <distarray/core/checked.hpp>
 #include <distarray/redist/detail/exchange_buffers.hpp>
@@ -18,7 +17,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -76,18 +74,10 @@ struct StepCore {
   using execution_space = typename Space::execution_space;
   using Range = std::pair<index_t, index_t>;
 
-  /// `rank`: this rank in the exchange's communicator; `staged`: MPI reads
-  /// and writes host copies of the buffers.
-  StepCore(const CopyTable& send_table, const CopyTable& recv_table, int rank, const ExchangeChoice& choice,
+  /// `staged`: MPI reads and writes host copies of the buffers.
+  StepCore(const CopyTable& send_table, const CopyTable& recv_table, const ExchangeChoice& choice,
            bool staged, ExchangeCounters& counters)
-      : send(send_table),
-        recv(recv_table),
-        staged(staged),
-        self(self_message(send_table, recv_table, rank)),
-        // Datatype engines (and the automatic trial of one) may move the message to oneself through MPI.
-        self_on_device(self && choice.engine != ExchangeEngine::datatype &&
-                       choice.engine != ExchangeEngine::automatic),
-        counters(counters) {
+      : send(send_table), recv(recv_table), staged(staged), counters(counters) {
     checked_bytes(send_table.total, sizeof(T));
     checked_bytes(recv_table.total, sizeof(T));
     send_buf =
@@ -100,58 +90,26 @@ struct StepCore {
     return scaling ? f(*scaling) : f(PlainCopy<T>{});
   }
 
-  /// The elements of the message to oneself in a send or receive buffer of
-  /// k arrays, where it stays on the device (empty where it is staged).
-  Range self_range(bool send_side, index_t k) const {
-    if (!self_on_device) return {0, 0};
-    const CopyTable::Message& m = send_side ? send.messages()[self->first] : recv.messages()[self->second];
-    return {k * m.offset, k * (m.offset + m.count)};
-  }
-
-  /// Copies `from` into `to` (a buffer and its staging copy, either way)
-  /// except the elements `skip`, on the step's instance; adds the time to `seconds`.
+  /// Copies `from` into `to` (a buffer and its staging copy, either way) on
+  /// the step's instance; adds the time to `seconds`.
   template <class To, class From>
-  void stage(const To& to, const From& from, Range skip, double& seconds) const {
+  void stage(const To& to, const From& from, double& seconds) const {
     const auto start = std::chrono::steady_clock::now();
-    const index_t n = index_t(to.size());
-    for (const Range& part : {Range(0, skip.first), Range(skip.second, n)})
-      if (part.first < part.second)
-        Kokkos::deep_copy(exec, Kokkos::subview(to, part), Kokkos::subview(from, part));
+    if (to.size() > 0) Kokkos::deep_copy(exec, to, from);
     exec.fence();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  /// Elements [first, last) of a staged buffer to MPI (`out`) or from it,
-  /// except those of `skip` (the message to oneself).
-  void stage_part(const StagedBuffer<T, Space>& b, Range part, bool out, Range skip = {0, 0}) const {
+  /// Elements [first, last) of a staged buffer to MPI (`out`) or from it.
+  void stage_part(const StagedBuffer<T, Space>& b, Range part, bool out) const {
     if (!staged || part.first >= part.second) return;
-    const auto inside = [&](index_t e) { return std::clamp(e, part.first, part.second) - part.first; };
-    const Range skipped{inside(skip.first), inside(skip.second)};
     if (out)
-      stage(Kokkos::subview(b.host, part), Kokkos::subview(b.device, part), skipped,
-            counters.staging_out_seconds);
+      stage(Kokkos::subview(b.host, part), Kokkos::subview(b.device, part), counters.staging_out_seconds);
     else
-      stage(Kokkos::subview(b.device, part), Kokkos::subview(b.host, part), skipped,
-            counters.staging_in_seconds);
-  }
-
-  /// `received` (a receive buffer of k arrays) with the message to oneself
-  /// read from `sent`, the send buffer of the same k arrays, when asked.
-  BufferWindow<T> window(T* received, T* sent, index_t k, bool self_from_send) const {
-    BufferWindow<T> w{received};
-    if (!self_from_send || !self) return w;
-    const CopyTable::Message& s = send.messages()[self->first];
-    const CopyTable::Message& r = recv.messages()[self->second];
-    w.alt = sent;
-    w.alt_shift = k * (s.offset - r.offset);
-    w.alt_begin = r.rows_begin;
-    w.alt_end = r.rows_end;
-    return w;
+      stage(Kokkos::subview(b.device, part), Kokkos::subview(b.host, part), counters.staging_in_seconds);
   }
 
   Packer<T, Space> send, recv;
   bool staged;
-  std::optional<std::pair<std::size_t, std::size_t>> self;  // (send, receive) message to oneself
-  bool self_on_device;  // staging skips the message to oneself, unpacked from the send buffer
   std::optional<ScaledCopy<T>> scaling;  // none: a plain copy
   execution_space exec;                  // where packs and unpacks run (use_instance)
   ExchangeCounters& counters;
