@@ -128,13 +128,4 @@ bool staged_buffers(BufferStaging staging, bool host_space, MPI_Comm comm, GpuAw
   return all_ranks(comm, staged, MPI_LOR);
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,
-                                                                int rank) {
-  const auto is_self = [rank](const CopyTable::Message& m) { return m.rank == rank; };
-  const auto s = std::find_if(send.messages.begin(), send.messages.end(), is_self);
-  const auto r = std::find_if(recv.messages.begin(), recv.messages.end(), is_self);
-  if (s == send.messages.end() || r == recv.messages.end()) return std::nullopt;
-  return std::pair(std::size_t(s - send.messages.begin()), std::size_t(r - recv.messages.begin()));
-}
-
 }  // namespace distarray::detail

@@ -12,7 +12,6 @@
 #include <distarray/redist/detail/step_core.hpp>
 
 #include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -55,7 +54,10 @@ class DecodeStepBuffers final : public DecodeBuffers {
     if (first >= last) return;
     const CopyTable::Message &a = joint_.messages()[first], &b = joint_.messages()[last - 1];
     core_.stage_part(received_, {a.offset, b.offset + b.count}, false);
-    launch(joint_, first, last, out, received_.device.data());
+    core_.counters.unpack_launches += core_.with_op([&](auto op) {
+      return joint_.copy(first, last, static_cast<T*>(out), received_.device.data(), false, op, core_.exec);
+    });
+    core_.exec.fence();
   }
 
  private:
@@ -63,13 +65,6 @@ class DecodeStepBuffers final : public DecodeBuffers {
     std::vector<index_t> header;
     CopyTable table;
   };
-
-  /// Messages [first, last) of `table` from `from` into `out`, one launch, fenced.
-  void launch(const Packer<T, Space>& table, std::size_t first, std::size_t last, void* out, T* from) {
-    core_.counters.unpack_launches += core_.with_op(
-        [&](auto op) { return table.copy(first, last, static_cast<T*>(out), from, false, op, core_.exec); });
-    core_.exec.fence();
-  }
 
   const StepCore<T, Space>& core_;
   std::map<int, Decoded> decoded_;  // per source

@@ -13,7 +13,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <utility>
 
 namespace distarray::detail {
@@ -70,9 +69,5 @@ GpuAwareDeclaration gpu_aware_declaration();
 /// others would crash or move garbage.
 bool staged_buffers(BufferStaging staging, bool host_space, MPI_Comm comm,
                     GpuAwareDeclaration declared = gpu_aware_declaration());
-
-/// {send, receive} positions of the message to oneself, if there is one.
-std::optional<std::pair<std::size_t, std::size_t>> self_message(const CopyTable& send, const CopyTable& recv,
-                                                                int rank);
 
 }  // namespace distarray::detail
