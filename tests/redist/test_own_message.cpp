@@ -5,7 +5,8 @@
 // receive table).  Every rank of each layout pair that keeps elements, every
 // pair of storage orders, 2-D and 3-D, ragged shapes, transposes (tiled),
 // spaced singles, rows merged on one side only, ranks owning nothing, and a
-// scaled copy that reads what it writes over.
+// scaled copy that reads what it writes over; copies large enough for the
+// host kernels' streamed stores.
 
 #include <distarray/redist/detail/own_message.hpp>
 #include <distarray/redist/detail/packer.hpp>
@@ -92,11 +93,14 @@ int check(const std::string& from_text, const std::string& to_text, const Index<
         KOKKOS_LAMBDA(const index_t i) { a(i) = double(i) + 0.25; });
     Kokkos::deep_copy(b, -1.0);
     const Packer<double, Space> own(split.own.table);
-    const ScaledCopy<double> op(alpha, beta, false);
     double* const local = split.own.table_is_source ? a.data() : b.data();
     double* const other = split.own.table_is_source ? b.data() : a.data();
-    EXPECT_EQ(own.copy_all(local, other, split.own.table_is_source, Direct<double, ScaledCopy<double>>{op}),
-              1);
+    if (alpha == 1 && beta == 0)  // a plan's op: on a host, streamed where the copy is large
+      EXPECT_EQ(own.copy_all(local, other, split.own.table_is_source, Direct<double, PlainCopy<double>>{}), 1);
+    else
+      EXPECT_EQ(own.copy_all(local, other, split.own.table_is_source,
+                             Direct<double, ScaledCopy<double>>{ScaledCopy<double>(alpha, beta, false)}),
+                1);
     Kokkos::fence();
 
     std::vector<double> want(std::size_t(destination_size), -1.0);
@@ -141,6 +145,17 @@ TEST(OwnMessage, ThreeDimensionsAndRanksOwningNothing) {
     EXPECT_GT(check<3>("*,block,* on 1x3x1", "*,*,cyclic(2) on 1x1x3", {4, 7, 9}, orders), 0);
     // Four ranks over three rows: the last owns nothing in the source.
     EXPECT_EQ(check<2>("block,* on 4x1", "*,block on 1x4", {3, 5}, orders), 3);
+  }
+}
+
+// Own messages over stream_bytes (host_copy_kernels.hpp's streamed stores),
+// ragged so that lines start off 16-byte boundaries.
+TEST(OwnMessage, LargeCopiesStream) {
+  ASSERT_GE(std::size_t(1001 * 701) * sizeof(double), stream_bytes);
+  for (const auto orders : every_order) {
+    EXPECT_EQ(check<2>("block,* on 1x1", "*,block on 1x1", {1001, 701}, orders), 1);
+    EXPECT_EQ(check<2>("cyclic(64),cyclic(48) on 1x1", "block,block on 1x1", {1001, 701}, orders), 1);
+    EXPECT_EQ(check<2>("block,* on 2x1", "*,block on 1x2", {2001, 1501}, orders), 2);
   }
 }
 

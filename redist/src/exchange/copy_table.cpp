@@ -24,7 +24,8 @@ std::vector<index_t> expanded_indices(const PeerRuns& r) {
   return v;
 }
 
-std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last) const {
+std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last,
+                                            index_t rows_per_task) const {
   std::vector<TileTask> tasks;
   for (std::size_t i = first; i < last; ++i) {
     const Message& m = messages[i];
@@ -34,8 +35,8 @@ std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last)
     for (index_t e0 = 0; e0 < row_elements; e0 += copy_block) {
       const index_t e1 = std::min(e0 + copy_block, row_elements);
       while (runs[std::size_t(run)].offset + runs[std::size_t(run)].length <= e0) ++run;
-      for (index_t r0 = m.rows_begin; r0 < m.rows_end; r0 += copy_tile)
-        tasks.push_back({r0, std::min(r0 + copy_tile, m.rows_end), e0, e1, run});
+      for (index_t r0 = m.rows_begin; r0 < m.rows_end; r0 += rows_per_task)
+        tasks.push_back({r0, std::min(r0 + rows_per_task, m.rows_end), e0, e1, run});
     }
   }
   return tasks;

@@ -7,8 +7,10 @@
 // single elements at a constant spacing, in chunks of at most copy_chunk
 // elements of a row) and copy_tiles (a local transpose in cache tiles),
 // each applying an element op (element_op.hpp) on the way; and scale_runs,
-// which scales a table's local elements in place.  Free
-// functions: CUDA's extended lambdas may not live in private member functions.
+// which scales a table's local elements in place.  The packer runs the
+// first two on devices, and host_copy_kernels.hpp's specialisations on host
+// backends.  Free functions: CUDA's extended lambdas may not live in
+// private member functions.
 
 #include <distarray/redist/detail/copy_table.hpp>
 #include <distarray/redist/detail/element_op.hpp>
@@ -20,16 +22,18 @@
 
 namespace distarray::detail {
 
-/// Calls f(row, run, jb, je) for the run elements [jb, je) of each run of
-/// chunk `c` (CopyTable::run_chunks).
-template <class Space, class F>
-KOKKOS_INLINE_FUNCTION void for_chunk_runs(const RunChunk& c, const CopyRow& row,
-                                           const Kokkos::View<CopyRun*, Space>& runs, const F& f) {
-  for (index_t k = c.run_begin; k < row.runs_end; ++k) {
+/// Calls f(run, jb, je) for the run elements [jb, je) of each run, from
+/// `item.run_begin` to `runs_end`, inside the item's elements
+/// [element_begin, element_end) of a row: a run chunk or a tile task.
+template <class Space, class Item, class F>
+KOKKOS_INLINE_FUNCTION void for_item_runs(const Item& item, index_t runs_end,
+                                          const Kokkos::View<CopyRun*, Space>& runs, const F& f) {
+  for (index_t k = item.run_begin; k < runs_end; ++k) {
     const CopyRun run = runs(k);
-    if (run.offset >= c.element_end) break;
-    const index_t jb = c.element_begin > run.offset ? c.element_begin - run.offset : 0;
-    const index_t je = c.element_end - run.offset < run.length ? c.element_end - run.offset : run.length;
+    if (run.offset >= item.element_end) break;
+    const index_t jb = item.element_begin > run.offset ? item.element_begin - run.offset : 0;
+    const index_t je =
+        item.element_end - run.offset < run.length ? item.element_end - run.offset : run.length;
     f(run, jb, je);
   }
 }
@@ -49,7 +53,7 @@ void copy_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Cop
         const RunChunk chunk = chunks(i);
         const CopyRow row = rows(chunk.row);
         T* const row_buffer = buffer + row.buffer_base;
-        for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
+        for_item_runs<Space>(chunk, row.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           T* const l = local + row.local_base + run.start;
           T* const b = row_buffer + run.offset;
           const index_t s = run.stride;  // 1, or single elements at a constant spacing
@@ -138,12 +142,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
           team.team_barrier();  // the tile is reused
         };
         T* const row_buffer = buffer + first.buffer_base;
-        for (index_t k = task.run_begin; k < first.runs_end; ++k) {
-          const CopyRun run = runs(k);
-          if (run.offset >= task.element_end) break;
-          const index_t jb = task.element_begin > run.offset ? task.element_begin - run.offset : 0;
-          const index_t je =
-              task.element_end - run.offset < run.length ? task.element_end - run.offset : run.length;
+        for_item_runs<Space>(task, first.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           for (index_t j0 = jb; j0 < je; j0 += copy_tile) {
             const index_t nj = j0 + copy_tile < je ? copy_tile : je - j0;
             const index_t lofs = run.start + j0 * run.stride, stride = run.stride;
@@ -155,7 +154,7 @@ void copy_tiles(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
               copy(nj, b, [&](index_t r, index_t j) { return lbase(r) + lofs + j * stride; });
             }
           }
-        }
+        });
       });
 }
 
@@ -173,7 +172,7 @@ void scale_runs(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<Co
       KOKKOS_LAMBDA(const index_t i, const ItemTeam<Exec>& team) {
         const RunChunk chunk = chunks(i);
         const CopyRow row = rows(chunk.row);
-        for_chunk_runs<Space>(chunk, row, runs, [&](const CopyRun& run, index_t jb, index_t je) {
+        for_item_runs<Space>(chunk, row.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           T* const l = local + row.local_base + run.start;
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, jb, je), [&](const index_t j) {
             T& x = l[j * run.stride];

@@ -53,7 +53,8 @@ constexpr index_t copy_block = 256;
 
 /// One team's work in copy_tiles: rows [row_begin, row_end) of one message
 /// (at most copy_tile) and its run elements [element_begin, element_end) (at
-/// most copy_block); run_begin is the first run ending past element_begin.
+/// most copy_block), or a host thread's (at most copy_block rows,
+/// host_copy_kernels.hpp); run_begin is the first run ending past element_begin.
 struct TileTask {
   index_t row_begin, row_end;
   index_t element_begin, element_end;
@@ -86,10 +87,11 @@ struct CopyTable {
   index_t total = 0;     ///< elements in all messages
   bool strided = false;  ///< runs step across the block's storage order (a local transpose)
 
-  /// The tile tasks of messages [first, last), the row tiles of a block of
-  /// run elements consecutive (so that a serial or threaded backend reuses
-  /// its pages).
-  std::vector<TileTask> tile_tasks(std::size_t first, std::size_t last) const;
+  /// The tile tasks of messages [first, last): blocks of at most
+  /// rows_per_task rows by copy_block run elements, the row blocks of a
+  /// block of run elements consecutive (so that a thread reuses its pages).
+  std::vector<TileTask> tile_tasks(std::size_t first, std::size_t last,
+                                   index_t rows_per_task = copy_tile) const;
   /// The run chunks of messages [first, last), in row order: each row's
   /// elements cut into pieces of at most copy_chunk, so at least
   /// elements / copy_chunk of them.

@@ -127,4 +127,14 @@ struct Direct {
   }
 };
 
+/// True for the ops that only move an element's bits (a redistribution's
+/// copy, to a buffer or straight to its destination): the host kernels may
+/// then store them with non-temporal stores (host_copy_kernels.hpp).
+template <class Op>
+struct is_plain_copy : std::false_type {};
+template <class T>
+struct is_plain_copy<PlainCopy<T>> : std::true_type {};
+template <class T>
+struct is_plain_copy<Direct<T, PlainCopy<T>>> : std::true_type {};
+
 }  // namespace distarray::detail

@@ -5,11 +5,13 @@
 // Packer: one side of an exchange (a CopyTable) on the execution space, with
 // the kernel policy its runs need — copy_runs for contiguous runs and spaced
 // single elements (over run chunks, so that one long row still uses every
-// thread), copy_tiles for a local transpose.  Any range of
+// thread), copy_tiles for a local transpose; on host backends their host
+// specialisations (host_copy_kernels.hpp).  Any range of
 // consecutive messages is one kernel launch: a whole side per step, or one
 // wave of messages where the engine unpacks on arrival (message_waves.hpp).
 
 #include <distarray/redist/detail/copy_kernels.hpp>
+#include <distarray/redist/detail/host_copy_kernels.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -55,12 +57,15 @@ class Packer {
         tiled_(table.strided),
         rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
         runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)),
-        lanes_(item_lanes(table.mean_run_length())) {
+        lanes_(item_lanes(table.mean_run_length())),
+        long_runs_(table.mean_run_length() >= copy_block) {
     chunks_ = per_message<RunChunk, Space>("distarray::run_chunks", table, first_chunk_,
                                            [&](std::size_t i) { return table.run_chunks(i, i + 1); });
+    // A GPU team holds a tile; a host thread a block it sweeps in strips (host_copy_kernels.hpp).
+    const index_t rows = on_host ? copy_block : copy_tile;
     if (tiled_)
       tasks_ = per_message<TileTask, Space>("distarray::tile_tasks", table, first_task_,
-                                            [&](std::size_t i) { return table.tile_tasks(i, i + 1); });
+                                            [&](std::size_t i) { return table.tile_tasks(i, i + 1, rows); });
   }
 
   const std::vector<CopyTable::Message>& messages() const { return messages_; }
@@ -96,6 +101,21 @@ class Packer {
     if (first >= last) return 0;
     const index_t begin = messages_[first].rows_begin, end = messages_[last - 1].rows_end;
     if (begin >= end) return 0;
+    if constexpr (on_host) {
+      const index_t elements =
+          messages_[last - 1].offset + messages_[last - 1].count - messages_[first].offset;
+      const bool stream = std::size_t(elements) * sizeof(T) >= stream_bytes;
+      if (tiled_) {
+        copy_tiles_host(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op,
+                        stream, exec);
+        return 1;
+      }
+      if (stream && long_runs_) {
+        copy_runs_streamed(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer,
+                           pack, op, exec);
+        return 1;
+      }
+    }
     if (tiled_)
       copy_tiles(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op, exec);
     else
@@ -115,11 +135,13 @@ class Packer {
   }
 
  private:
+  static constexpr bool on_host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
   std::vector<CopyTable::Message> messages_;
   bool tiled_ = false;
   Kokkos::View<CopyRow*, Space> rows_;
   Kokkos::View<CopyRun*, Space> runs_;
-  int lanes_ = 1;  // vector lanes per run chunk (item_launch.hpp)
+  int lanes_ = 1;           // vector lanes per run chunk (item_launch.hpp)
+  bool long_runs_ = false;  // runs long enough for streamed stores to pay on a host
   Kokkos::View<RunChunk*, Space> chunks_;
   std::vector<index_t> first_chunk_;  // message -> its first run chunk
   Kokkos::View<TileTask*, Space> tasks_;
