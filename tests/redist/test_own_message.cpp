@@ -96,7 +96,8 @@ int check(const std::string& from_text, const std::string& to_text, const Index<
     double* const local = split.own.table_is_source ? a.data() : b.data();
     double* const other = split.own.table_is_source ? b.data() : a.data();
     if (alpha == 1 && beta == 0)  // a plan's op: on a host, streamed where the copy is large
-      EXPECT_EQ(own.copy_all(local, other, split.own.table_is_source, Direct<double, PlainCopy<double>>{}), 1);
+      EXPECT_EQ(own.copy_all(local, other, split.own.table_is_source, Direct<double, PlainCopy<double>>{}),
+                1);
     else
       EXPECT_EQ(own.copy_all(local, other, split.own.table_is_source,
                              Direct<double, ScaledCopy<double>>{ScaledCopy<double>(alpha, beta, false)}),
