@@ -189,7 +189,8 @@ COMPARE_SUMMARY = [
      ["heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"]),
     ("pdgemr2d", "ScaLAPACK `pdgemr2d`", "plan", ["pdgemr2d"]),
     ("COSTA", "COSTA `transform`", "plan", ["costa-transform"]),
-    ("MPI_Alltoallw", "a hand-written `MPI_Alltoallw` of derived datatypes", "plan", ["alltoallw"]),
+    ("MPI_Alltoallw", "a hand-written `MPI_Alltoallw` of derived datatypes", "plan",
+     ["alltoallw", "alltoallw-vector"]),
     ("ScaLAPACK", "ScaLAPACK's `p?gemr2d` / `p?tran`, against the drop-in", "routine", ["scalapack"]),
     ("COSTA wrappers", "COSTA's ScaLAPACK wrappers, against the drop-in", "routine", ["costa-wrapper"]),
 ]

@@ -1,10 +1,11 @@
 #pragma once
 // What a user writes by hand for a redistribution between two layouts, and
 // the communication floor:
-//   HandWritten::alltoallw  per-peer MPI derived datatypes — indexed along
-//                           every dimension (rows x columns in 2-D), built
-//                           once — and one MPI_Alltoallw, straight between
-//                           the local blocks;
+//   HandWritten::alltoallw  per-peer MPI derived datatypes — along every
+//                           dimension (rows x columns in 2-D) indexed, or
+//                           hvectors of the block-cyclic pattern (TypeStyle),
+//                           built once — and one MPI_Alltoallw, straight
+//                           between the local blocks;
 //   HandWritten::floor      one bare MPI_Alltoallv of the same per-peer bytes
 //                           from pre-packed buffers: what any method must at
 //                           least move.
@@ -21,6 +22,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace compare {
@@ -47,27 +49,80 @@ std::array<std::vector<std::vector<index_t>>, D> owned_by(const Layout<D>& mine,
   return lists;
 }
 
+/// How the hand-written code describes the local indices one peer gets
+/// along one dimension: `indexed` lists every run (MPI_Type_indexed);
+/// `vector` gives each stretch of equal runs at a constant spacing one
+/// MPI_Type_create_hvector (a block-cyclic pattern is one, a block one run)
+/// and joins the stretches in a struct — what users write for block-cyclic
+/// moves, and a description Open MPI walks as a loop, not a list.
+enum class TypeStyle { indexed, vector };
+
+/// Runs of consecutive indices of an ascending list: (start, length).
+inline std::vector<std::pair<int, int>> runs_of(const std::vector<index_t>& list) {
+  std::vector<std::pair<int, int>> runs;
+  for (index_t i : list) {
+    if (!runs.empty() && runs.back().first + runs.back().second == int(i))
+      ++runs.back().second;
+    else
+      runs.emplace_back(int(i), 1);
+  }
+  return runs;
+}
+
+/// The type of `list` along one dimension whose index steps by `unit`
+/// (a type `unit_bytes` wide).
+inline MPI_Datatype along(const std::vector<index_t>& list, MPI_Datatype unit, MPI_Aint unit_bytes,
+                          TypeStyle style) {
+  const auto runs = runs_of(list);
+  MPI_Datatype t;
+  if (style == TypeStyle::indexed) {
+    std::vector<int> starts, lengths;
+    for (const auto& [start, length] : runs) {
+      starts.push_back(start);
+      lengths.push_back(length);
+    }
+    MPI_Type_indexed(int(runs.size()), lengths.data(), starts.data(), unit, &t);
+    return t;
+  }
+  struct Stretch {
+    int start, length, count, spacing;
+  };
+  std::vector<Stretch> stretches;
+  for (const auto& [start, length] : runs) {
+    Stretch* last = stretches.empty() ? nullptr : &stretches.back();
+    if (last && last->length == length &&
+        (last->count == 1 || start - (last->start + (last->count - 1) * last->spacing) == last->spacing)) {
+      if (last->count == 1) last->spacing = start - last->start;
+      ++last->count;
+    } else {
+      stretches.push_back({start, length, 1, 0});
+    }
+  }
+  std::vector<MPI_Datatype> types(stretches.size());
+  std::vector<MPI_Aint> places;
+  for (std::size_t i = 0; i < stretches.size(); ++i) {
+    const Stretch& x = stretches[i];
+    MPI_Type_create_hvector(x.count, x.length, MPI_Aint(x.spacing) * unit_bytes, unit, &types[i]);
+    places.push_back(MPI_Aint(x.start) * unit_bytes);
+  }
+  const std::vector<int> ones(stretches.size(), 1);
+  MPI_Type_create_struct(int(stretches.size()), ones.data(), places.data(), types.data(), &t);
+  for (MPI_Datatype& x : types) MPI_Type_free(&x);
+  return t;
+}
+
 /// The elements lists[0] x ... x lists[D-1] of a local block of T with the
 /// given strides (in elements), in row-major order of the product — the order
-/// the two sides agree on.  An element stretched to the last stride, indexed
-/// along the last dimension, stretched to the next stride, indexed, and so on.
+/// the two sides agree on.  An element stretched to the last stride, described
+/// along the last dimension, stretched to the next stride, described, and so on.
 template <class T, int D>
-MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& lists, const Index<D>& strides) {
+MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& lists, const Index<D>& strides,
+                          TypeStyle style) {
   constexpr auto bytes = MPI_Aint(sizeof(T));
   MPI_Datatype t;
   MPI_Type_create_resized(mpi_type<T>(), 0, MPI_Aint(strides[D - 1]) * bytes, &t);
   for (int d = D - 1; d >= 0; --d) {
-    std::vector<int> lengths, starts;  // runs of consecutive indices
-    for (index_t i : *lists[d]) {
-      if (!starts.empty() && starts.back() + lengths.back() == int(i))
-        ++lengths.back();
-      else {
-        starts.push_back(int(i));
-        lengths.push_back(1);
-      }
-    }
-    MPI_Datatype u;
-    MPI_Type_indexed(int(lengths.size()), lengths.data(), starts.data(), t, &u);
+    MPI_Datatype u = along(*lists[d], t, MPI_Aint(strides[d]) * bytes, style);
     MPI_Type_free(&t);
     if (d > 0) {
       MPI_Type_create_resized(u, 0, MPI_Aint(strides[d - 1]) * bytes, &t);
@@ -83,9 +138,10 @@ MPI_Datatype product_type(const std::array<const std::vector<index_t>*, D>& list
 template <class T, int D>
 class HandWritten {
  public:
-  /// Collective over comm; the arrays' local blocks are stored in the given orders.
+  /// Collective over comm; the arrays' local blocks are stored in the given
+  /// orders, the messages described in `style`.
   HandWritten(const Layout<D>& from, StorageOrder from_order, const Layout<D>& to, StorageOrder to_order,
-              MPI_Comm comm)
+              MPI_Comm comm, TypeStyle style = TypeStyle::indexed)
       : comm_(comm) {
     int size = 1, me = 0;
     MPI_Comm_size(comm, &size);
@@ -113,7 +169,7 @@ class HandWritten {
         }
         if (elements == 0) continue;
         count[std::size_t(r)] = 1;
-        type[std::size_t(r)] = product_type<T, D>(piece, strides);
+        type[std::size_t(r)] = product_type<T, D>(piece, strides, style);
         bytes[std::size_t(r)] = int(elements * index_t(sizeof(T)));
       }
     };

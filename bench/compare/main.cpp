@@ -2,7 +2,8 @@
 // same ranks: FFTW-MPI's transpose and heFFTe's reshapes (alltoallv and
 // point-to-point) for the FFT/ADI transpose; ScaLAPACK's pdgemr2d and COSTA's
 // costa::transform for block-cyclic moves; a hand-written MPI_Alltoallw of
-// per-peer derived datatypes for every case; and the floor, one bare
+// per-peer derived datatypes for every case (indexed, and hvectors of the
+// block-cyclic pattern: the column is the faster); and the floor, one bare
 // MPI_Alltoallv of the same per-peer bytes from pre-packed buffers.  A second
 // table puts distarray's ScaLAPACK drop-in beside ScaLAPACK's own pdgemr2d
 // and pdtran and COSTA's wrappers (routines.hpp; --cases p? selects it
@@ -118,6 +119,10 @@ Row run_case(const Case& c, index_t n, int reps) {
                                   world);
   measure(
       "alltoallw", [&] { hand.alltoallw(in, out); }, b_wrong);
+  compare::HandWritten<T, 2> hand_vector(from, storage_order_of<SourceOrder>(), to,
+                                         storage_order_of<DestOrder>(), world, compare::TypeStyle::vector);
+  measure(
+      "alltoallw-vector", [&] { hand_vector.alltoallw(in, out); }, b_wrong);
   row.seconds["floor"] = distarray::support::median_slowest_seconds(world, reps, [&] { hand.floor(); });
 
   if (c.kind == CaseKind::block_cyclic) {

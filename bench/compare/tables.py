@@ -12,7 +12,7 @@ import json
 import sys
 
 PEERS = [("FFTW-MPI", ["fftw-mpi"]), ("heFFTe", ["heffte-alltoallv", "heffte-p2p", "heffte-p2p-plined"]),
-         ("pdgemr2d", ["pdgemr2d"]), ("COSTA", ["costa-transform"]), ("Alltoallw", ["alltoallw"])]
+         ("pdgemr2d", ["pdgemr2d"]), ("COSTA", ["costa-transform"]), ("Alltoallw", ["alltoallw", "alltoallw-vector"])]
 ROUTINES = [("ScaLAPACK", ["scalapack"]), ("COSTA wrapper", ["costa-wrapper"])]
 
 
