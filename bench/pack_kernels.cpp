@@ -1,6 +1,6 @@
 // Pack and unpack kernel throughput against a copy of the same bytes in
 // the same memory space, in one run: rank 0's sides of a P-rank exchange of
-// an N x N f64 array (default N = 2048, P = 4), on this process's Kokkos
+// an N x N array (default N = 2048, P = 4; --type f32, f64 or c128, default f64), on this process's Kokkos
 // execution space and its default memory space (device memory on a GPU).
 //   contiguous   (block,*) -> (*,block), both row-major: runs of N/P elements
 //   short runs   (*,cyclic(16)) -> (*,block), row-major: runs of 16 elements
@@ -57,6 +57,7 @@ struct Row {
   double bytes, pack, unpack, copy;
 };
 
+template <class T>
 Row measure(const std::string& name, const std::string& from_text, const std::string& to_text,
             StorageOrder dest_order, index_t n, int reps) {
   const auto from = Layout<2>::parse(from_text, {n, n});
@@ -66,20 +67,20 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
   const auto [send, receive] =
       detail::exchange_tables<2>(from, to, Coord<2>{0, 0}, Coord<2>{0, 0}, ScheduleMethod::automatic,
                                  rank_of_from, rank_of_to, true, {StorageOrder::row_major, dest_order});
-  const detail::Packer<double, Space> packer(send), unpacker(receive);
+  const detail::Packer<T, Space> packer(send), unpacker(receive);
   const auto view = [](const char* label, index_t size) {
-    return Kokkos::View<double*, Space>(std::string(label), std::size_t(size));
+    return Kokkos::View<T*, Space>(std::string(label), std::size_t(size));
   };
   const auto source = view("bench::source", element_count(from.local_extents(Coord<2>{0, 0})));
   const auto destination = view("bench::destination", element_count(to.local_extents(Coord<2>{0, 0})));
   const auto send_buffer = view("bench::send", send.total),
              receive_buffer = view("bench::receive", receive.total);
   const auto copy = view("bench::copy", send.total);
-  Kokkos::deep_copy(source, 1.0);
-  Kokkos::deep_copy(receive_buffer, 1.0);
+  Kokkos::deep_copy(source, T(1));
+  Kokkos::deep_copy(receive_buffer, T(1));
   const auto pack = [&] { packer.copy_all(source.data(), send_buffer.data(), true); };
   const auto unpack = [&] { unpacker.copy_all(destination.data(), receive_buffer.data(), false); };
-  Row r{name, double(send.total) * sizeof(double), 0, 0, 0};
+  Row r{name, double(send.total) * sizeof(T), 0, 0, 0};
   pack();  // warm-up: pages touched
   unpack();
   r.pack = seconds_of(reps, pack);
@@ -88,34 +89,49 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
   return r;
 }
 
+constexpr int ranks = 4;  // P: rank 0's sides of a P-rank exchange
+
+template <class T>
+std::vector<Row> measure_all(index_t n, int reps) {
+  const std::string ps = std::to_string(ranks);
+  return {measure<T>("contiguous", "block,* on " + ps + "x1", "*,block on 1x" + ps, StorageOrder::row_major,
+                     n, reps),
+          measure<T>("short runs (16)", "*,cyclic(16) on 1x" + ps, "*,block on 1x" + ps,
+                     StorageOrder::row_major, n, reps),
+          measure<T>("transposing", "block,* on " + ps + "x1", "*,block on 1x" + ps,
+                     StorageOrder::column_major, n, reps),
+          measure<T>("one row", "block,* on 1x1", "*,block on 1x1", StorageOrder::row_major, n, reps)};
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
   index_t n = 2048;
   int reps = 21;
-  const int p = 4;
-  const support::Options args(argc, argv, {"--size", "--json"});
+  const support::Options args(argc, argv, {"--size", "--type", "--json"});
   n = args.integer("--size", n);
   const std::string json = args.text("--json");
-  const std::string ps = std::to_string(p);
-  const std::vector<Row> rows = {
-      measure("contiguous", "block,* on " + ps + "x1", "*,block on 1x" + ps, StorageOrder::row_major, n,
-              reps),
-      measure("short runs (16)", "*,cyclic(16) on 1x" + ps, "*,block on 1x" + ps, StorageOrder::row_major, n,
-              reps),
-      measure("transposing", "block,* on " + ps + "x1", "*,block on 1x" + ps, StorageOrder::column_major, n,
-              reps),
-      measure("one row", "block,* on 1x1", "*,block on 1x1", StorageOrder::row_major, n, reps)};
+  const std::string type = args.text("--type", "f64");
+  std::vector<Row> rows;
+  if (type == "f32")
+    rows = measure_all<float>(n, reps);
+  else if (type == "f64")
+    rows = measure_all<double>(n, reps);
+  else if (type == "c128")
+    rows = measure_all<Kokkos::complex<double>>(n, reps);
+  else
+    throw UsageError("--type takes f32, f64 or c128, not '" + type + "'");
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
-  std::printf("pack kernels: %lldx%lld f64, rank 0 of %d, %s (%s) with %d thread%s, median of %d\n",
-              (long long)n, (long long)n, p, Kokkos::DefaultExecutionSpace::name(), Space::name(), threads,
-              threads == 1 ? "" : "s", reps);
+  std::printf("pack kernels: %lldx%lld %s, rank 0 of %d, %s (%s) with %d thread%s, median of %d\n",
+              (long long)n, (long long)n, type.c_str(), ranks, Kokkos::DefaultExecutionSpace::name(),
+              Space::name(), threads, threads == 1 ? "" : "s", reps);
   std::printf("%-16s %6s %10s %12s %10s %10s %12s\n", "case", "MiB", "pack GB/s", "unpack GB/s", "copy GB/s",
               "pack/copy", "unpack/copy");
   support::JsonRecord record("bench_pack_kernels", argc, argv, MPI_COMM_WORLD);
   record.note("space", Kokkos::DefaultExecutionSpace::name());
   record.note("threads", double(threads));
   record.note("n", double(n));
+  record.note("type", type);
   for (const Row& r : rows) {
     std::printf("%-16s %6.1f %10.2f %12.2f %10.2f %10.2f %12.2f\n", r.name.c_str(), r.bytes / (1 << 20),
                 r.bytes / r.pack / 1e9, r.bytes / r.unpack / 1e9, r.bytes / r.copy / 1e9, r.copy / r.pack,
