@@ -102,8 +102,8 @@ class Packer {
     const index_t begin = messages_[first].rows_begin, end = messages_[last - 1].rows_end;
     if (begin >= end) return 0;
     if constexpr (on_host) {
-      const index_t elements =
-          messages_[last - 1].offset + messages_[last - 1].count - messages_[first].offset;
+      index_t elements = 0;  // (a batch's messages are spaced out in its buffer: counted, not spanned)
+      for (std::size_t m = first; m < last; ++m) elements += messages_[m].count;
       const bool stream = std::size_t(elements) * sizeof(T) >= stream_bytes;
       if (tiled_) {
         copy_tiles_host(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op,
