@@ -77,7 +77,7 @@ TEST(SpaceBound, WhatHdf5AddsForAStepStaysWithinTheBounds) {
 /// A tmpfs of `kib` KiB mounted at a folder of this launch on rank 0 (one node), for the scope.
 class SmallDisk {
  public:
-  explicit SmallDisk(int kib) : folder_(std::filesystem::absolute("small_disk_np" + testing::ranks_text())) {
+  explicit SmallDisk(int kib) : folder_(std::filesystem::absolute("small_disk_" + testing::launch_name())) {
     int ok = 1;
     if (world_rank() == 0) {
       ::umount(folder_.c_str());

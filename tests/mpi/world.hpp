@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -23,8 +24,16 @@ inline int world_rank() {
 /// The rank count as text, for layout strings ("block on " + ranks_text()).
 inline std::string ranks_text() { return std::to_string(world_size()); }
 
+/// This launch's name for what it writes: its rank count and, where one is
+/// named, the MPI-IO component (ctest runs the same tests at one rank count
+/// through OMPIO and through ROMIO at once).
+inline std::string launch_name() {
+  const char* io = std::getenv("OMPI_MCA_io");
+  return "np" + ranks_text() + (io ? std::string("_") + io : std::string());
+}
+
 /// A file name private to this launch (tests at several rank counts run at once).
-inline std::string launch_file(const std::string& stem) { return stem + "_np" + ranks_text() + ".h5"; }
+inline std::string launch_file(const std::string& stem) { return stem + "_" + launch_name() + ".h5"; }
 
 /// False under AddressSanitizer, whose quarantine keeps freed memory
 /// resident: growth bounds on resident memory are meaningless there.
