@@ -7,6 +7,7 @@
 #include <distarray/core.hpp>
 #include <distarray/support/options.hpp>
 
+#include <climits>
 #include <string>
 
 namespace distarray {
@@ -23,11 +24,11 @@ struct IoBenchArgs {
 
 /// `defaults` with what argv sets.
 inline IoBenchArgs parse_io_bench_args(int argc, char** argv, IoBenchArgs args) {
-  const support::Options o(argc, argv, {"--mib", "--reps", "--dir", "--json"});
-  args.mib = o.integer("--mib", args.mib);
-  args.reps = int(o.integer("--reps", args.reps));
-  args.dir = o.text("--dir", args.dir);
-  args.json = o.text("--json", args.json);
+  const support::Options o(argc, argv, {"mib", "reps", "dir", "json"});
+  args.mib = o.integer("mib", args.mib, 1);
+  args.reps = int(o.integer("reps", args.reps, 1, INT_MAX));
+  args.dir = o.text("dir", args.dir);
+  args.json = o.text("json", args.json);
   return args;
 }
 

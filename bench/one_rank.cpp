@@ -19,6 +19,7 @@
 #include <distarray/support/median_timing.hpp>
 #include <distarray/support/options.hpp>
 
+#include <climits>
 #include <complex>
 #include <cstdio>
 #include <string>
@@ -79,10 +80,10 @@ void measure_type(std::vector<Row>& rows, const std::string& type, index_t n, in
 }  // namespace
 
 int run(int argc, char** argv) {
-  const support::Options args(argc, argv, {"--size", "--reps", "--json", "--build"});
-  const index_t n = args.integer("--size", 4096);
-  const int reps = int(args.integer("--reps", 21));
-  const std::string json = args.text("--json");
+  const support::Options args(argc, argv, {"size", "reps", "json", "build"});
+  const index_t n = args.integer("size", 4096, 1);
+  const int reps = int(args.integer("reps", 21, 1, INT_MAX));
+  const std::string json = args.text("json");
   std::vector<Row> rows;
   measure_type<double>(rows, "f64", n, reps);
   measure_type<std::complex<double>>(rows, "c128", n, reps);
@@ -95,7 +96,7 @@ int run(int argc, char** argv) {
   record.note("space", Kokkos::DefaultExecutionSpace::name());
   record.note("threads", double(threads));
   record.note("n", double(n));
-  if (!args.text("--build").empty()) record.note("build", args.text("--build"));  // a label for the tables
+  if (!args.text("build").empty()) record.note("build", args.text("build"));  // a label for the tables
   for (const Row& r : rows) {
     std::printf("%-14s %5s %8.1f %12.3f %10.3f %14.2f\n", r.name.c_str(), r.type.c_str(), r.bytes / (1 << 20),
                 r.execute * 1e3, r.copy * 1e3, r.execute / r.copy);

@@ -166,9 +166,9 @@ int run(int argc, char** argv) {
   o.sizes = {"256", "1024", "4096"};
   const auto default_types = o.types;
   std::vector<std::string> counts{"1", "3", "8"};
-  const auto args = compare::parse_options(argc, argv, o, {"--counts", "--json"});
-  if (args.has("--counts")) counts = compare::split(args.text("--counts"));
-  const std::string json = args.text("--json");
+  const auto args = compare::parse_options(argc, argv, o, {"counts", "json"});
+  if (args.has("counts")) counts = compare::split(args.text("counts"));
+  const std::string json = args.text("json");
   if (o.types != default_types || !o.only.empty())
     throw UsageError("bench_overlap moves doubles on one case: --types and --cases do not apply");
   std::vector<Batched> batched;

@@ -108,10 +108,10 @@ std::vector<Row> measure_all(index_t n, int reps) {
 int run(int argc, char** argv) {
   index_t n = 2048;
   int reps = 21;
-  const support::Options args(argc, argv, {"--size", "--type", "--json"});
-  n = args.integer("--size", n);
-  const std::string json = args.text("--json");
-  const std::string type = args.text("--type", "f64");
+  const support::Options args(argc, argv, {"size", "type", "json"});
+  n = args.integer("size", n, 1);
+  const std::string json = args.text("json");
+  const std::string type = args.text("type", "f64");
   std::vector<Row> rows;
   if (type == "f32")
     rows = measure_all<float>(n, reps);

@@ -85,8 +85,8 @@ int run(int argc, char** argv) {
   o.sizes = {"4096", "8192"};
   o.reps = 5;
   PlanOptions options;
-  const auto args = compare::parse_options(argc, argv, o, {"--wisdom", "--json"});
-  options.wisdom = args.text("--wisdom");
+  const auto args = compare::parse_options(argc, argv, o, {"wisdom", "json"});
+  options.wisdom = args.text("wisdom");
   distarray::support::JsonRecord record("bench_plan_build", argc, argv, world);
   record.note("unit", "seconds");
   const auto& [sizes, types, reps, only] = o;
@@ -118,7 +118,7 @@ int run(int argc, char** argv) {
           if (b.first >= 0) row.set("first_s", b.first);
           row.set("again_s", b.again).set("chose", b.choice);
         }
-  record.write(args.text("--json"));
+  record.write(args.text("json"));
   return 0;
 }
 

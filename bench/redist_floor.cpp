@@ -16,6 +16,7 @@
 #include <distarray/support/options.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -120,10 +121,10 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   index_t n = 4096;
   int reps = 15;
-  const support::Options args(argc, argv, {"--size", "--reps", "--json"});
-  n = args.integer("--size", n);
-  reps = int(args.integer("--reps", reps));
-  const std::string json = args.text("--json");
+  const support::Options args(argc, argv, {"size", "reps", "json"});
+  n = args.integer("size", n, 1);
+  reps = int(args.integer("reps", reps, 1, INT_MAX));
+  const std::string json = args.text("json");
   const std::string p = std::to_string(size);
   std::vector<Result> results;
   for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::datatype}) {

@@ -13,6 +13,7 @@
 #include <distarray/support/options.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -92,9 +93,9 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int reps = 7;
-  const support::Options args(argc, argv, {"--reps", "--json"});
-  reps = int(args.integer("--reps", reps));
-  const std::string json = args.text("--json");
+  const support::Options args(argc, argv, {"reps", "json"});
+  reps = int(args.integer("reps", reps, 1, INT_MAX));
+  const std::string json = args.text("json");
   if (size != 4) {
     if (me == 0) std::fprintf(stderr, "bench_strategy_choice runs its cases on 4 ranks\n");
     return 1;

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 source scripts/lib/sanitized_build.sh
-targets=(layout cli_args checkpoint_meta)
+targets=(layout options checkpoint_meta)
 sanitized_build "${targets[@]/#/fuzz_}"
 export ASAN_OPTIONS=detect_leaks=0  # MPI's allocations live to exit; fuzzing looks for memory errors
 for t in "${targets[@]}"; do

@@ -176,7 +176,7 @@ Row run_case(const Case& c, index_t n, int reps) {
 int run(int argc, char** argv) {
   compare::TableOptions o;
   o.sizes = {"256", "1024", "4096"};
-  const std::string json = compare::parse_options(argc, argv, o, {"--json"}).text("--json");
+  const std::string json = compare::parse_options(argc, argv, o, {"json"}).text("json");
   const auto& [sizes, types, reps, only] = o;
   for (const std::string& type : types)
     if (type != "double" && type != "complex")

@@ -3,9 +3,10 @@
 // types and cases, and how many repetitions; a driver names its own options,
 // whose values it reads from the support::Options returned.
 
-#include <distarray/core/error.hpp>
 #include <distarray/support/options.hpp>
 
+#include <climits>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,14 +30,13 @@ inline std::vector<std::string> split(const std::string& text) {
 /// returned options hold the values of the driver's own `extra` keys.
 inline distarray::support::Options parse_options(int argc, char** argv, TableOptions& o,
                                                  const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> keys = {"--sizes", "--types", "--reps", "--cases"};
-  keys.insert(keys.end(), extra.begin(), extra.end());
+  std::set<std::string> keys = {"sizes", "types", "reps", "cases"};
+  keys.insert(extra.begin(), extra.end());
   distarray::support::Options args(argc, argv, keys);
-  if (args.has("--sizes")) o.sizes = split(args.text("--sizes"));
-  if (args.has("--types")) o.types = split(args.text("--types"));
-  o.reps = int(args.integer("--reps", o.reps));
-  o.only = args.text("--cases", o.only);
-  if (o.reps < 1) throw distarray::UsageError("--reps must be at least 1");
+  if (args.has("sizes")) o.sizes = split(args.text("sizes"));
+  if (args.has("types")) o.types = split(args.text("types"));
+  o.reps = int(args.integer("reps", o.reps, 1, INT_MAX));
+  o.only = args.text("cases", o.only);
   return args;
 }
 

@@ -24,6 +24,7 @@
 #include <distarray/io.hpp>
 #include <distarray/support/options.hpp>
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -48,23 +49,21 @@ struct Options {
 };
 
 Options parse(int argc, char** argv) {
-  const distarray::support::Options args(argc, argv,
-                                         {"--n", "--fields", "--t-end", "--steps", "--checkpoint",
-                                          "--checkpoint-every", "--restart", "--save", "--compare"},
-                                         {"--convergence"});
+  const distarray::support::Options args(
+      argc, argv,
+      {"n", "fields", "t-end", "steps", "checkpoint", "checkpoint-every", "restart", "save", "compare"},
+      {"convergence"});
   Options o;
-  o.n = args.integer("--n", o.n);
-  o.fields = int(args.integer("--fields", o.fields));
-  o.t_end = args.number("--t-end", o.t_end);
-  o.steps = long(args.integer("--steps", o.steps));
-  o.checkpoint = args.text("--checkpoint");
-  o.checkpoint_every = long(args.integer("--checkpoint-every", o.checkpoint_every));
-  o.restart = args.text("--restart");
-  o.save = args.text("--save");
-  o.compare = args.text("--compare");
-  o.convergence = args.has("--convergence");
-  if (o.n < 2) throw distarray::UsageError("--n must be at least 2");
-  if (o.fields < 1) throw distarray::UsageError("--fields must be at least 1");
+  o.n = args.integer("n", o.n, 2);
+  o.fields = int(args.integer("fields", o.fields, 1, INT_MAX));
+  o.t_end = args.number("t-end", o.t_end);
+  o.steps = long(args.integer("steps", o.steps));
+  o.checkpoint = args.text("checkpoint");
+  o.checkpoint_every = long(args.integer("checkpoint-every", o.checkpoint_every));
+  o.restart = args.text("restart");
+  o.save = args.text("save");
+  o.compare = args.text("compare");
+  o.convergence = args.has("convergence");
   return o;
 }
 

@@ -81,11 +81,11 @@ struct State {
 };
 
 int run(int argc, char** argv) {
-  const distarray::support::Options args(
-      argc, argv, {"--steps", "--stop-at", "--checkpoint", "--resume", "--final", "--expect"});
-  const long steps = long(args.integer("--steps", 200)), stop_at = long(args.integer("--stop-at", -1));
-  const std::string checkpoint = args.text("--checkpoint"), resume = args.text("--resume");
-  const std::string final_path = args.text("--final"), expect = args.text("--expect");
+  const distarray::support::Options args(argc, argv,
+                                         {"steps", "stop-at", "checkpoint", "resume", "final", "expect"});
+  const long steps = long(args.integer("steps", 200)), stop_at = long(args.integer("stop-at", -1));
+  const std::string checkpoint = args.text("checkpoint"), resume = args.text("resume");
+  const std::string final_path = args.text("final"), expect = args.text("expect");
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   State s;

@@ -20,6 +20,7 @@
 #include <fftw3-mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -105,9 +106,9 @@ class Fft2d {
 };
 
 int run(int argc, char** argv) {
-  const distarray::support::Options args(argc, argv, {"--n", "--chunks", "--reps"});
-  const index_t n = args.integer("--n", 1024);
-  const int reps = int(args.integer("--reps", 10)), chunks = int(args.integer("--chunks", 2));
+  const distarray::support::Options args(argc, argv, {"n", "chunks", "reps"});
+  const index_t n = args.integer("n", 1024, 1);
+  const int reps = int(args.integer("reps", 10, 1, INT_MAX)), chunks = int(args.integer("chunks", 2));
   int me = 0, p = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);

@@ -14,6 +14,7 @@
 #include <distarray/support/options.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -77,9 +78,9 @@ struct ScalapackMatrix {
 };
 
 int run(int argc, char** argv) {
-  const distarray::support::Options args(argc, argv, {"--m", "--n", "--reps"});
-  const int m = int(args.integer("--m", 2000)), n = int(args.integer("--n", 1500));
-  const int reps = int(args.integer("--reps", 10));
+  const distarray::support::Options args(argc, argv, {"m", "n", "reps"});
+  const int m = int(args.integer("m", 2000, 1, INT_MAX)), n = int(args.integer("n", 1500, 1, INT_MAX));
+  const int reps = int(args.integer("reps", 10, 1, INT_MAX));
   int me = 0, p = 1;
   Cblacs_pinfo(&me, &p);
   // Producer: near-square grid on every rank, 32 x 32 blocks.  Consumer: a

@@ -17,7 +17,7 @@ void print_io(const std::string& what, const std::string& layout, const std::str
                 double(bytes) / (1 << 20), slowest, slowest > 0 ? double(bytes) / slowest / 1e9 : 0.0);
 }
 
-bool series_mode(const Args& args) {
+bool series_mode(const support::Options& args) {
   if (args.has("array") && args.has("dataset"))
     throw UsageError("give --array (a series) or --dataset, not both");
   for (const char* option : {"step", "steps"})

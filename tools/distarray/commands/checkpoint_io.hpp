@@ -3,7 +3,7 @@
 // restore_command.cpp): the element type and dimension dispatch, the
 // checkpoint-or-series choice of their options, and the timing line.
 
-#include "args.hpp"
+#include <distarray/support/options.hpp>
 #include "element_types.hpp"
 
 #include <distarray/core.hpp>
@@ -44,6 +44,6 @@ void print_io(const std::string& what, const std::string& layout, const std::str
               double seconds, MPI_Comm comm);
 
 /// --array names a series array, --dataset a plain dataset; not both.
-bool series_mode(const Args& args);
+bool series_mode(const support::Options& args);
 
 }  // namespace distarray::cli

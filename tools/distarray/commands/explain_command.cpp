@@ -1,7 +1,7 @@
 // distarray explain: every candidate strategy with its phases and modelled
 // cost, and the one `auto` picks — no data is allocated or moved.
 
-#include "args.hpp"
+#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "element_types.hpp"
 
@@ -15,19 +15,20 @@ namespace distarray::cli {
 namespace {
 
 template <int D>
-void explain(const std::vector<index_t>& shape, const Args& args, std::size_t element_bytes, MPI_Comm comm) {
+void explain(const std::vector<index_t>& shape, const support::Options& args, std::size_t element_bytes,
+             MPI_Comm comm) {
   Index<D> extents{};
   for (int d = 0; d < D; ++d) extents[d] = shape[std::size_t(d)];
   PlanOptions options;
-  options.schedule = parse_schedule_method(args.get("schedule", "auto"));
-  options.method = parse_redist_method(args.get("method", "auto"));
+  options.schedule = parse_schedule_method(args.text("schedule", "auto"));
+  options.method = parse_redist_method(args.text("method", "auto"));
   options.allow_renumbering = args.has("renumber");
-  if (args.has("ts")) options.ts = args.get_seconds("ts");
-  if (args.has("te")) options.te = args.get_seconds("te");
-  options.wisdom = args.get("wisdom", "");
+  if (args.has("ts")) options.ts = args.seconds("ts");
+  if (args.has("te")) options.te = args.seconds("te");
+  options.wisdom = args.text("wisdom", "");
   // The plan's own decision (strategy.hpp), without building its copy tables.
   const Strategy<D> strategy = choose_strategy<D>(
-      Layout<D>::parse(args.get("from", ""), extents), Layout<D>::parse(args.get("to", ""), extents), comm,
+      Layout<D>::parse(args.text("from", ""), extents), Layout<D>::parse(args.text("to", ""), extents), comm,
       options, element_bytes, Wisdom::for_options(options, comm).get());
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -37,12 +38,13 @@ void explain(const std::vector<index_t>& shape, const Args& args, std::size_t el
 }  // namespace
 
 int run_explain(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"shape", "type", "from", "to", "method", "schedule", "ts", "te", "wisdom"},
-                  {"renumber"});
+  const support::Options args(argc - 1, argv + 1,
+                              {"shape", "type", "from", "to", "method", "schedule", "ts", "te", "wisdom"},
+                              {"renumber"});
   if (!args.has("shape") || !args.has("from") || !args.has("to"))
     throw UsageError("explain needs --shape, --from and --to");
-  const std::vector<index_t> shape = parse_shape(args.get("shape", ""));
-  const std::size_t bytes = with_element_type(args.get("type", "f64"), []<class T>() { return sizeof(T); });
+  const std::vector<index_t> shape = parse_shape(args.text("shape", ""));
+  const std::size_t bytes = with_element_type(args.text("type", "f64"), []<class T>() { return sizeof(T); });
   switch (shape.size()) {
     case 1:
       explain<1>(shape, args, bytes, comm);

@@ -2,7 +2,7 @@
 // completeness, attributes and arrays (shape, element type, the layout and
 // storage order saved from, compression) — read on rank 0's behalf by all.
 
-#include "args.hpp"
+#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "report_table.hpp"
 
@@ -38,9 +38,9 @@ std::string array_text(const std::string& name, const DatasetInfo& info) {
 
 int run_ls(int argc, char** argv, MPI_Comm comm) {
   const bool positional = argc > 2 && std::string(argv[2]).rfind("--", 0) != 0;
-  const Args args(argc, argv, positional ? 3 : 2, {"file"}, {});
+  const support::Options args(argc - (positional ? 2 : 1), argv + (positional ? 2 : 1), {"file"}, {});
   if (!positional && !args.has("file")) throw UsageError("ls needs a file: distarray ls FILE");
-  const std::string path = positional ? argv[2] : args.get("file", "");
+  const std::string path = positional ? argv[2] : args.text("file", "");
   const auto steps = list_steps(path, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);

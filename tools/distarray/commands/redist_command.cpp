@@ -1,7 +1,7 @@
 // distarray redist: move the test pattern from one layout to another with a
 // plan, repeatedly, and report what it cost (ARCHITECTURE Sec. 7).
 
-#include "args.hpp"
+#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "element_types.hpp"
 
@@ -20,7 +20,7 @@ namespace distarray::cli {
 namespace {
 
 struct RedistRun {
-  const Args& args;
+  const support::Options& args;
   std::vector<index_t> shape;
   std::string type, from, to;
   MPI_Comm comm;
@@ -32,12 +32,12 @@ struct RedistRun {
     const auto src = Layout<D>::parse(from, extents);
     const auto dst = Layout<D>::parse(to, extents);
     PlanOptions options;
-    options.method = parse_redist_method(args.get("method", "auto"));
-    options.schedule = parse_schedule_method(args.get("schedule", "auto"));
-    options.exchange = parse_exchange_engine(args.get("exchange", "auto"));
-    options.staging = parse_buffer_staging(args.get("staging", "auto"));
-    options.wisdom = args.get("wisdom", "");
-    const int repeat = int(args.get_int("repeat", 10, 1, 10'000'000));  // each one's time is kept
+    options.method = parse_redist_method(args.text("method", "auto"));
+    options.schedule = parse_schedule_method(args.text("schedule", "auto"));
+    options.exchange = parse_exchange_engine(args.text("exchange", "auto"));
+    options.staging = parse_buffer_staging(args.text("staging", "auto"));
+    options.wisdom = args.text("wisdom", "");
+    const int repeat = int(args.integer("repeat", 10, 1, 10'000'000));  // each one's time is kept
 
     using Space = Kokkos::DefaultExecutionSpace::memory_space;
     DistArray<T, D, Space, SourceOrder> a(src, comm);
@@ -63,7 +63,7 @@ struct RedistRun {
       s.verified = bad == 0 ? "ok, every element" : std::to_string(bad) + " elements WRONG";
       s.failed = bad != 0;
     }
-    print(s, args.get("json", ""), comm);
+    print(s, args.text("json", ""), comm);
     return s.failed ? 1 : 0;
   }
 };
@@ -78,14 +78,14 @@ int with_storage_order(const std::string& option, const std::string& text, F&& f
 }
 
 template <class T, int D>
-int run_with_orders(const RedistRun& run, const Args& args) {
+int run_with_orders(const RedistRun& run, const support::Options& args) {
   if constexpr (D == 1) {  // 1-D blocks are stored alike in either order: one plan type serves all four
     for (const char* option : {"from-order", "to-order"})
-      with_storage_order(option, args.get(option, "row-major"), []<class>() { return 0; });
+      with_storage_order(option, args.text(option, "row-major"), []<class>() { return 0; });
     return run.run<T, 1, Kokkos::LayoutRight, Kokkos::LayoutRight>();
   } else {
-    return with_storage_order("from-order", args.get("from-order", "row-major"), [&]<class SourceOrder>() {
-      return with_storage_order("to-order", args.get("to-order", "row-major"),
+    return with_storage_order("from-order", args.text("from-order", "row-major"), [&]<class SourceOrder>() {
+      return with_storage_order("to-order", args.text("to-order", "row-major"),
                                 [&]<class DestOrder>() { return run.run<T, D, SourceOrder, DestOrder>(); });
     });
   }
@@ -94,19 +94,19 @@ int run_with_orders(const RedistRun& run, const Args& args) {
 }  // namespace
 
 int run_redist(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2,
-                  {"shape", "type", "from", "to", "from-order", "to-order", "method", "schedule", "exchange",
-                   "staging", "repeat", "json", "wisdom"},
-                  {"verify"});
+  const support::Options args(argc - 1, argv + 1,
+                              {"shape", "type", "from", "to", "from-order", "to-order", "method", "schedule",
+                               "exchange", "staging", "repeat", "json", "wisdom"},
+                              {"verify"});
   int size = 1;
   MPI_Comm_size(comm, &size);
   const std::string p = std::to_string(size);
   // The built-in case: the ADI/FFT transpose (block,*) -> (*,block) on every rank.
   const RedistRun run{args,
-                      parse_shape(args.get("shape", "2048x2048")),
-                      args.get("type", "f64"),
-                      args.get("from", "block,* on " + p + "x1"),
-                      args.get("to", "*,block on 1x" + p),
+                      parse_shape(args.text("shape", "2048x2048")),
+                      args.text("type", "f64"),
+                      args.text("from", "block,* on " + p + "x1"),
+                      args.text("to", "*,block on 1x" + p),
                       comm};
   return with_element_type(run.type, [&]<class T>() {
     switch (run.shape.size()) {

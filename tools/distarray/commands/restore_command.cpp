@@ -14,17 +14,18 @@
 namespace distarray::cli {
 
 int run_restore(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"file", "dataset", "array", "step", "to"}, {"verify", "skip-checksum"});
+  const support::Options args(argc - 1, argv + 1, {"file", "dataset", "array", "step", "to"},
+                              {"verify", "skip-checksum"});
   if (!args.has("file") || !args.has("to")) throw UsageError("restore needs --file and --to");
-  const std::string path = args.get("file", "");
+  const std::string path = args.text("file", "");
   const bool series = series_mode(args);
   std::optional<std::uint64_t> step;
-  if (args.has("step")) step = std::uint64_t(args.get_int("step", 0, 0, index_t(1) << 40));
-  std::string name = args.get("dataset", "array");
+  if (args.has("step")) step = std::uint64_t(args.integer("step", 0, 0, index_t(1) << 40));
+  std::string name = args.text("dataset", "array");
   DatasetInfo info;
   if (series) {  // the array's shape and type from the step's listing
     const auto steps = list_steps(path, comm);
-    const std::string array = args.get("array", "");
+    const std::string array = args.text("array", "");
     for (const StepInfo& s : steps) {
       if (step && s.step == *step && !s.damage.empty())
         throw CheckpointError("series '" + path + "': step " + std::to_string(*step) +
@@ -42,7 +43,7 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
   }
   return dispatch(info.element_type, info.shape.size(), [&]<class T, int D>() {
     const Index<D> extents = extents_of<T, D>(info.shape);
-    DistArray<T, D> a(Layout<D>::parse(args.get("to", ""), extents), comm);
+    DistArray<T, D> a(Layout<D>::parse(args.text("to", ""), extents), comm);
     const double start = MPI_Wtime();
     index_t shift = 0;  // the step restored
     const RestoreOptions options{.verify_checksum = !args.has("skip-checksum")};

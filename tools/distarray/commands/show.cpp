@@ -1,6 +1,6 @@
 // distarray show: the ownership map of a 1-D or 2-D layout, as text and SVG.
 
-#include "args.hpp"
+#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "ownership_map.hpp"
 
@@ -19,13 +19,13 @@ constexpr const char* default_shape = "14x10";
 constexpr const char* default_layout = "cyclic(2),block(4) on 3x3";
 
 template <int D>
-void show(const Index<D>& shape, const std::string& text, const Args& args, int rank) {
+void show(const Index<D>& shape, const std::string& text, const support::Options& args, int rank) {
   const Layout<D> layout = Layout<D>::parse(text, shape);
-  const long long base = args.get_int("index-base", 0, 0, 1);
+  const long long base = args.integer("index-base", 0, 0, 1);
   if (rank != 0) return;
   std::cout << ownership_text(layout, int(base));
   if (args.has("svg")) {
-    const std::string path = args.get("svg", "");
+    const std::string path = args.text("svg", "");
     std::ofstream out(path);
     out << ownership_svg(layout);
     if (!out.flush()) throw Error("cannot write SVG file '" + path + "'");
@@ -36,9 +36,9 @@ void show(const Index<D>& shape, const std::string& text, const Args& args, int 
 }  // namespace
 
 int run_show(int argc, char** argv, MPI_Comm comm) {
-  const Args args(argc, argv, 2, {"shape", "layout", "svg", "index-base"}, {});
-  const std::vector<index_t> shape = parse_shape(args.get("shape", default_shape));
-  const std::string layout = args.get("layout", args.has("shape") ? "" : default_layout);
+  const support::Options args(argc - 1, argv + 1, {"shape", "layout", "svg", "index-base"}, {});
+  const std::vector<index_t> shape = parse_shape(args.text("shape", default_shape));
+  const std::string layout = args.text("layout", args.has("shape") ? "" : default_layout);
   if (layout.empty()) throw UsageError("show needs --layout with --shape");
   int rank = 0;
   MPI_Comm_rank(comm, &rank);

@@ -1,10 +1,10 @@
-// libFuzzer target: the distarray command's option parser.  Input: NUL-
+// libFuzzer target: the option parser of the distarray command, the examples
+// and the benchmarks (support/options.hpp).  Input: NUL-
 // separated arguments.  Bad options must end in a UsageError; any other
 // exception or a sanitizer report is a crash.
 
-#include "args.hpp"
-
 #include <distarray/core/error.hpp>
+#include <distarray/support/options.hpp>
 
 #include <cstdint>
 #include <string>
@@ -25,11 +25,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   try {
-    const distarray::cli::Args args(int(argv.size()), argv.data(), 1,
-                                    {"shape", "from", "to", "repeat", "type", "ts"}, {"verify"});
-    args.get_int("repeat", 1, 1, 1000);
-    if (args.has("ts")) args.get_seconds("ts");
-    args.get("type", "f64");
+    const distarray::support::Options args(
+        int(argv.size()), argv.data(), {"shape", "from", "to", "repeat", "type", "ts", "t-end"}, {"verify"});
+    args.integer("repeat", 1, 1, 1000);
+    args.integer("from", 0);
+    args.number("t-end", 1.0);
+    if (args.has("ts")) args.seconds("ts");
+    args.text("type", "f64");
   } catch (const distarray::UsageError&) {
   }
   return 0;
