@@ -103,6 +103,17 @@ endforeach()
 distarray_cli_mpi_test(explain_output_sensitive 2 0 "\\* direct: 1 phase"
                        explain --shape 100000000 --from "block on 2" --to "cyclic(3) on 2")
 set_tests_properties(cli.explain_output_sensitive PROPERTIES TIMEOUT 20)
+# explain says which engine each exchange takes and why: a transposing send
+# side is packed, a receive side of 1 KiB runs can move in place, so the two
+# engines are timed; runs of one element leave alltoallv alone.
+distarray_cli_mpi_test(explain_engine_transpose 2 0 "send side: runs of 1 KiB on average per rank, transposing [^\n]*: packed\n *receive side: runs of 1 KiB on average per rank: long enough to move in place\n *engine: alltoallv and datatype timed"
+                       explain --shape 256x256 --from "block,* on 2x1" --to "*,block on 1x2" --to-order column-major)
+distarray_cli_mpi_test(explain_engine_row_major 2 0 "send side: runs of 1 KiB[^\n]*: long enough to move in place\n *receive side: runs of 128 KiB"
+                       explain --shape 256x256 --from "block,* on 2x1" --to "*,block on 1x2")
+distarray_cli_mpi_test(explain_engine_short_runs 2 0 "send side: runs of 8 bytes[^\n]*packed \\(shorter than 512 bytes\\)\n *receive side: runs of 128 bytes[^\n]*\n *engine: alltoallv: no side"
+                       explain --shape 64 --from "block on 2" --to "cyclic on 2")
+distarray_cli_mpi_test(explain_engine_asked 2 0 "engine: p2p, as asked"
+                       explain --shape 64 --from "block on 2" --to "cyclic on 2" --exchange p2p)
 # explain marks what a plan with the same options takes (choose_strategy), not only auto's pick.
 distarray_cli_mpi_test(explain_follows_method 4 0 "\\* multiphase\\(d0: cyclic\\(8\\)"
                        explain --shape 64x64 --from "cyclic(8),block on 2x2" --to "cyclic(2),cyclic on 2x2"

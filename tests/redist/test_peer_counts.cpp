@@ -1,6 +1,6 @@
-// peer_counts against the per-element oracle: every pair of kinds, ragged
-// extents, N < P, and processes that own nothing; then a case whose runs
-// number 10^7 but whose counts are found at once.
+// peer_counts and local_runs against the per-element oracle: every pair of
+// kinds, ragged extents, N < P, and processes that own nothing; then cases
+// whose runs number 10^7 but whose counts are found at once.
 
 #include "schedule_oracle.hpp"
 
@@ -60,8 +60,47 @@ TEST(PeerCounts, LongExtentsAreCountedWithoutListingRuns) {
   EXPECT_EQ(total, Dist1D::cyclic_b(big, 10000, 7).local_extent(123));
 }
 
+/// local_runs by walking `proc`'s local indices one by one.
+index_t runs_by_element(const Dist1D& local, int proc, const Dist1D& remote) {
+  index_t runs = 0;
+  int last = -1;
+  for (index_t l = 0; l < local.local_extent(proc); ++l) {
+    const int owner = remote.owner(local.global_index(proc, l));
+    runs += owner != last;
+    last = owner;
+  }
+  return runs;
+}
+
+TEST(PeerCounts, LocalRunsEqualAWalkOfTheElements) {
+  int cases = 0;
+  for (index_t n : {0, 1, 3, 17, 60, 97, 240})
+    for (int ps = 1; ps <= 5; ++ps)
+      for (int pd = 1; pd <= 5; ++pd)
+        for (const Dist1D& src : dists_of(n, ps))
+          for (const Dist1D& dst : dists_of(n, pd))
+            for (int p = 0; p < ps; ++p, ++cases)
+              ASSERT_EQ(local_runs(src, p, dst), runs_by_element(src, p, dst))
+                  << src.to_string() << " on " << ps << " -> " << dst.to_string() << " on " << pd << ", N "
+                  << n << ", process " << p;
+  EXPECT_GT(cases, 10000);
+}
+
+TEST(PeerCounts, LocalRunsOfLongExtentsAreCountedWithoutWalking) {
+  const index_t n = 100'000'000;
+  // block -> cyclic(3): a run per remote block of 3 in each half.
+  EXPECT_EQ(local_runs(Dist1D::block(n, 2), 0, Dist1D::cyclic_b(n, 2, 3)), 16'666'667);
+  // cyclic(3) -> block: two runs, one per destination half.
+  EXPECT_EQ(local_runs(Dist1D::cyclic_b(n, 2, 3), 1, Dist1D::block(n, 2)), 2);
+  // The same mapping on both sides: one run.
+  EXPECT_EQ(local_runs(Dist1D::cyclic_b(n, 4, 7), 3, Dist1D::cyclic_b(n, 4, 7)), 1);
+  const index_t big = 1'000'000'000'000;
+  EXPECT_EQ(local_runs(Dist1D::cyclic_b(big, 10000, 7), 123, Dist1D::block(big, 1)), 1);
+}
+
 TEST(PeerCounts, DifferentExtentsAreAShapeMismatch) {
   EXPECT_THROW(peer_counts(Dist1D::block(10, 2), 0, Dist1D::block(11, 2)), ShapeMismatch);
+  EXPECT_THROW(local_runs(Dist1D::block(10, 2), 0, Dist1D::block(11, 2)), ShapeMismatch);
 }
 
 }  // namespace

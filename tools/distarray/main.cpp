@@ -34,10 +34,12 @@ constexpr CommandUsage commands[] = {
      "         DISTARRAY_WISDOM) reads the cost model and engine choices measured before, and\n"
      "         adds what this run measures\n"},
     {"explain",
-     "  explain --shape NxM --from TEXT --to TEXT [--type T] [--method M] [--schedule S] [--ts SEC]\n"
-     "         [--te SEC] [--renumber] [--wisdom FILE]\n"
-     "         every candidate strategy with its phases and modelled cost, and the one a plan\n"
-     "         with these options takes; moves no data;\n"
+     "  explain --shape NxM --from TEXT --to TEXT [--type T] [--from-order O] [--to-order O]\n"
+     "         [--method M] [--schedule S] [--exchange E] [--ts SEC] [--te SEC] [--renumber]\n"
+     "         [--wisdom FILE]\n"
+     "         every candidate strategy with its phases and modelled cost, the one a plan\n"
+     "         with these options takes, and the engine of each of its exchanges and why\n"
+     "         (each side's mean contiguous run, local transposes); moves no data;\n"
      "         --renumber adds the Kalns-Ni renumbering of the destination ranks\n"},
     {"save",
      "  save    --shape NxM --from TEXT --file F.h5 [--type T] [--dataset NAME] [--compress 1-9]\n"

@@ -15,18 +15,15 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
 
 namespace distarray::detail {
 
 namespace {
 
-/// Runs of at least this many bytes are worth moving by datatype, in place.
-constexpr index_t typed_run_bytes = 512;
-
-/// True when a table's runs are contiguous and long on average (short or
-/// strided runs are faster packed by the kernels).
-bool worth_typing(const CopyTable& table, std::size_t element_bytes) {
+/// worth_typing (exchange_choice.hpp) for a table's runs.
+bool table_worth_typing(const CopyTable& table, std::size_t element_bytes) {
   index_t runs = 0;  // contiguous pieces: a strided run is one per element
   for (const auto& m : table.messages) {
     const CopyRow& first = table.rows[std::size_t(m.rows_begin)];
@@ -35,7 +32,10 @@ bool worth_typing(const CopyTable& table, std::size_t element_bytes) {
       runs += (m.rows_end - m.rows_begin) * (run.stride == 1 ? 1 : run.length);
     }
   }
-  return !table.strided && table.total * index_t(element_bytes) >= typed_run_bytes * runs;
+  // No run at all: nothing to pack, so no buffer either.
+  const double mean = runs == 0 ? std::numeric_limits<double>::infinity()
+                                : double(table.total) * double(element_bytes) / double(runs);
+  return worth_typing(mean, table.strided);
 }
 
 bool all_ranks(MPI_Comm comm, bool mine, MPI_Op op) {
@@ -71,8 +71,8 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
     // beats packing on a quiet machine, but on a busy one Open MPI's
     // fragment pipeline for datatypes took 8x alltoallv's time on the
     // default 2048^2 transpose (2 ranks while a build shared the 2 cores).
-    c.send_typed = worth_typing(send, element_bytes);
-    c.recv_typed = worth_typing(recv, element_bytes);
+    c.send_typed = table_worth_typing(send, element_bytes);
+    c.recv_typed = table_worth_typing(recv, element_bytes);
     if (!all_ranks(comm, c.send_typed || c.recv_typed, MPI_LOR)) c.engine = ExchangeEngine::alltoallv;
     // Every rank holds the same wisdom: they take the same engine.
     if (c.engine == ExchangeEngine::automatic && memo.wisdom)

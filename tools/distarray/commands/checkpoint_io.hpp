@@ -3,11 +3,11 @@
 // restore_command.cpp): the element type and dimension dispatch, the
 // checkpoint-or-series choice of their options, and the timing line.
 
-#include <distarray/support/options.hpp>
 #include "element_types.hpp"
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
+#include <distarray/support/options.hpp>
 
 #include <mpi.h>
 

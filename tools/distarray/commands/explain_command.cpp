@@ -1,12 +1,14 @@
 // distarray explain: every candidate strategy with its phases and modelled
-// cost, and the one `auto` picks — no data is allocated or moved.
+// cost, the one `auto` picks, and the engine each of its exchanges takes and
+// why — no data is allocated or moved.
 
-#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "element_types.hpp"
+#include "storage_order_option.hpp"
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <distarray/support/options.hpp>
 
 #include <iostream>
 
@@ -26,20 +28,25 @@ void explain(const std::vector<index_t>& shape, const support::Options& args, st
   if (args.has("ts")) options.ts = args.seconds("ts");
   if (args.has("te")) options.te = args.seconds("te");
   options.wisdom = args.text("wisdom", "");
+  options.exchange = parse_exchange_engine(args.text("exchange", "auto"));
   // The plan's own decision (strategy.hpp), without building its copy tables.
   const Strategy<D> strategy = choose_strategy<D>(
       Layout<D>::parse(args.text("from", ""), extents), Layout<D>::parse(args.text("to", ""), extents), comm,
       options, element_bytes, Wisdom::for_options(options, comm).get());
+  const std::string exchange = explain_exchange<D>(
+      strategy, {storage_order_option(args, "from-order"), storage_order_option(args, "to-order")}, options,
+      element_bytes, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  if (rank == 0) std::cout << strategy.explain();
+  if (rank == 0) std::cout << strategy.explain() << exchange;
 }
 
 }  // namespace
 
 int run_explain(int argc, char** argv, MPI_Comm comm) {
   const support::Options args(argc - 1, argv + 1,
-                              {"shape", "type", "from", "to", "method", "schedule", "ts", "te", "wisdom"},
+                              {"shape", "type", "from", "to", "from-order", "to-order", "method", "schedule",
+                               "ts", "te", "wisdom", "exchange"},
                               {"renumber"});
   if (!args.has("shape") || !args.has("from") || !args.has("to"))
     throw UsageError("explain needs --shape, --from and --to");

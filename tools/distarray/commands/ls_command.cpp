@@ -2,11 +2,11 @@
 // completeness, attributes and arrays (shape, element type, the layout and
 // storage order saved from, compression) — read on rank 0's behalf by all.
 
-#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "report_table.hpp"
 
 #include <distarray/io.hpp>
+#include <distarray/support/options.hpp>
 
 #include <cstdio>
 #include <string>

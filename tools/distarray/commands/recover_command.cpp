@@ -2,10 +2,10 @@
 // inside (killed, or out of space), as the next writer would: readers never
 // write, so they only report such a step (docs/reliability.md).
 
-#include <distarray/support/options.hpp>
 #include "commands.hpp"
 
 #include <distarray/io.hpp>
+#include <distarray/support/options.hpp>
 
 #include <cstdio>
 #include <string>

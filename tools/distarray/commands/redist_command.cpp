@@ -1,16 +1,16 @@
 // distarray redist: move the test pattern from one layout to another with a
 // plan, repeatedly, and report what it cost (ARCHITECTURE Sec. 7).
 
-#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "element_types.hpp"
-
-#include <distarray/support/element_pattern.hpp>
-#include <distarray/support/median_timing.hpp>
 #include "report_table.hpp"
+#include "storage_order_option.hpp"
 
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
+#include <distarray/support/element_pattern.hpp>
+#include <distarray/support/median_timing.hpp>
+#include <distarray/support/options.hpp>
 
 #include <iostream>
 #include <type_traits>
@@ -69,23 +69,22 @@ struct RedistRun {
 };
 
 /// Calls f.template operator()<Order>() with the Kokkos layout of the local
-/// blocks that `text` names.
+/// blocks that `option` names.
 template <class F>
-int with_storage_order(const std::string& option, const std::string& text, F&& f) {
-  if (text == "row-major") return f.template operator()<Kokkos::LayoutRight>();
-  if (text == "column-major") return f.template operator()<Kokkos::LayoutLeft>();
-  throw UsageError("--" + option + " takes row-major or column-major, not '" + text + "'");
+int with_storage_order(const support::Options& args, const std::string& option, F&& f) {
+  if (storage_order_option(args, option) == StorageOrder::row_major)
+    return f.template operator()<Kokkos::LayoutRight>();
+  return f.template operator()<Kokkos::LayoutLeft>();
 }
 
 template <class T, int D>
 int run_with_orders(const RedistRun& run, const support::Options& args) {
   if constexpr (D == 1) {  // 1-D blocks are stored alike in either order: one plan type serves all four
-    for (const char* option : {"from-order", "to-order"})
-      with_storage_order(option, args.text(option, "row-major"), []<class>() { return 0; });
+    for (const char* option : {"from-order", "to-order"}) storage_order_option(args, option);
     return run.run<T, 1, Kokkos::LayoutRight, Kokkos::LayoutRight>();
   } else {
-    return with_storage_order("from-order", args.text("from-order", "row-major"), [&]<class SourceOrder>() {
-      return with_storage_order("to-order", args.text("to-order", "row-major"),
+    return with_storage_order(args, "from-order", [&]<class SourceOrder>() {
+      return with_storage_order(args, "to-order",
                                 [&]<class DestOrder>() { return run.run<T, D, SourceOrder, DestOrder>(); });
     });
   }

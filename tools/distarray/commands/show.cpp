@@ -1,10 +1,10 @@
 // distarray show: the ownership map of a 1-D or 2-D layout, as text and SVG.
 
-#include <distarray/support/options.hpp>
 #include "commands.hpp"
 #include "ownership_map.hpp"
 
 #include <distarray/core.hpp>
+#include <distarray/support/options.hpp>
 
 #include <fstream>
 #include <iostream>

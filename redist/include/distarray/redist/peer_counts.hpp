@@ -19,4 +19,11 @@ namespace distarray {
 /// of the cycle lengths), not with the extent.
 std::vector<std::pair<int, index_t>> peer_counts(const Dist1D& local, int proc, const Dist1D& remote);
 
+/// How many runs local process `proc`'s elements form: maximal stretches of
+/// consecutive local indices with one remote owner, every remote process
+/// (`proc` itself included) together.  Its local extent over this is the
+/// mean contiguous run of its messages along this dimension.  Work as for
+/// peer_counts; 0 when `proc` owns nothing.
+index_t local_runs(const Dist1D& local, int proc, const Dist1D& remote);
+
 }  // namespace distarray

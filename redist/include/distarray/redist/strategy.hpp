@@ -5,6 +5,7 @@
 // table is built.  Compiled in redist/src/plan/strategy.cpp for D = 1..4.
 
 #include <distarray/core/layout.hpp>
+#include <distarray/core/storage_order.hpp>
 #include <distarray/redist/candidates.hpp>
 #include <distarray/redist/cost_model.hpp>
 #include <distarray/redist/plan_options.hpp>
@@ -13,6 +14,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace distarray {
@@ -40,5 +42,17 @@ struct Strategy {
 template <int D>
 Strategy<D> choose_strategy(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
                             const PlanOptions& options, std::size_t element_bytes, Wisdom* wisdom = nullptr);
+
+/// What the exchange of each phase of the chosen candidate will run on and
+/// why, from the layouts alone: each side's mean contiguous run over the
+/// ranks (shortest to longest), whether it is a local transpose (the source
+/// side, where the blocks' storage orders, `orders` {source, destination},
+/// differ; intermediate blocks are row-major), and the engine rule of
+/// choose_exchange applied to them.  Collective over `comm`; no table is
+/// built, so it is a close estimate of what the plan's tables show (the
+/// message a rank keeps counts here).
+template <int D>
+std::string explain_exchange(const Strategy<D>& strategy, std::pair<StorageOrder, StorageOrder> orders,
+                             const PlanOptions& options, std::size_t element_bytes, MPI_Comm comm);
 
 }  // namespace distarray

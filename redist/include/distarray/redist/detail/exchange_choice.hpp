@@ -24,6 +24,16 @@ struct EngineMemo {
   std::string key;
 };
 
+/// Runs of at least this many bytes are worth moving by datatype, in place.
+constexpr double typed_run_bytes = 512;
+
+/// The automatic engine's rule for one side of a step: MPI moves it in place
+/// (a datatype) when its runs are contiguous, not a local transpose, and long
+/// on average; shorter or strided runs are faster packed by the kernels.
+inline bool worth_typing(double mean_run_bytes, bool strided) {
+  return !strided && mean_run_bytes >= typed_run_bytes;
+}
+
 struct ExchangeChoice {
   /// Never `automatic` unless the step measures alltoallv against datatype.
   ExchangeEngine engine = ExchangeEngine::p2p;

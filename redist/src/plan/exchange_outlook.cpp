@@ -1,0 +1,142 @@
+// explain_exchange (strategy.hpp): what the automatic engine will see in each
+// step of a strategy, from the layouts alone, and the rule it applies
+// (ARCHITECTURE Sec. 4.8, choose_exchange).  The plan itself decides from its
+// copy tables; this counts runs per dimension (local_runs), so a 10^8-element
+// case is explained at once.
+
+#include "detail/dimensions.hpp"
+
+#include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/peer_counts.hpp>
+#include <distarray/redist/strategy.hpp>
+
+#include <climits>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+namespace distarray {
+
+namespace {
+
+/// One side of a step on this rank: the mean contiguous run of its messages
+/// in elements of its block (self included), or nothing when it owns none.
+/// Trailing dimensions that go whole to one peer join the runs, as in
+/// CopyTable::add_message.
+template <int D>
+std::optional<double> mean_run(const Layout<D>& mine, const std::optional<Coord<D>>& c,
+                               const Layout<D>& other, StorageOrder order) {
+  if (!c) return std::nullopt;
+  const Index<D> extents = mine.local_extents(*c);
+  for (int d = 0; d < D; ++d)
+    if (extents[d] == 0) return std::nullopt;
+  double joined = 1;
+  for (int k = 0; k < D; ++k) {
+    const int d = order == StorageOrder::row_major ? D - 1 - k : k;
+    const index_t runs = local_runs(mine.dist(d), (*c)[d], other.dist(d));
+    if (runs > 1) return joined * double(extents[d]) / double(runs);
+    joined *= double(extents[d]);
+  }
+  return joined;
+}
+
+/// A side over every rank: the shortest and longest mean run (bytes) and
+/// whether the automatic engine would type it on some rank.
+struct SideOutlook {
+  double shortest = std::numeric_limits<double>::infinity(), longest = 0;
+  bool strided = false, typed = false;
+  bool owned() const { return longest > 0; }
+};
+
+std::string bytes_text(double b) {
+  std::ostringstream s;
+  s.precision(3);
+  if (b >= 1 << 20)
+    s << b / (1 << 20) << " MiB";
+  else if (b >= 1 << 10)
+    s << b / (1 << 10) << " KiB";
+  else
+    s << b << " bytes";
+  return s.str();
+}
+
+std::string side_text(const char* name, const SideOutlook& s) {
+  if (!s.owned()) return std::string(name) + " side: no rank holds elements";
+  std::string runs = bytes_text(s.shortest);
+  if (s.longest > s.shortest * 1.01) runs += " to " + bytes_text(s.longest);
+  std::string text = std::string(name) + " side: runs of " + runs + " on average per rank";
+  if (s.strided) return text + ", transposing (runs step across the block's storage order): packed";
+  return text + (s.typed ? ": long enough to move in place"
+                         : ": packed (shorter than " + bytes_text(detail::typed_run_bytes) + ")");
+}
+
+/// The engine a step's `options.exchange` leads to, and why.
+std::string decision(const PlanOptions& options, index_t max_bytes, bool typed) {
+  const std::string asked(to_string(options.exchange));
+  if (options.exchange == ExchangeEngine::p2p || options.exchange == ExchangeEngine::encoded)
+    return asked + ", as asked";
+  if (max_bytes > std::min<index_t>(index_t(options.max_message_bytes), INT_MAX))
+    return "p2p in chunks: a rank's messages exceed the collectives' int counts";
+  if (options.exchange != ExchangeEngine::automatic)
+    return asked + ", as asked (datatype packs where MPI cannot read the arrays' memory)";
+  if (!typed) return "alltoallv: no side of any rank is worth a datatype";
+  return "alltoallv and datatype timed on the first executions, the faster kept (or read from the "
+         "wisdom), then watched: measured again when it runs 1.5x the other";
+}
+
+}  // namespace
+
+template <int D>
+std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, StorageOrder> orders,
+                             const PlanOptions& options, std::size_t element_bytes, MPI_Comm comm) {
+  int me = 0;
+  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
+  const Candidate<D>& c = s.candidate();
+  const std::size_t phases = c.chain.size() - 1;
+  // Per phase and side: [shortest mean, -longest mean, strided, typed], reduced with MIN, MIN, MAX, MAX.
+  std::vector<double> lows, flags;
+  for (std::size_t k = 0; k < phases; ++k) {
+    const Layout<D>& a = c.chain[k];
+    const Layout<D>& b = c.chain[k + 1];
+    const std::vector<int> renumbered = k + 1 == phases ? c.destination_ranks : std::vector<int>{};
+    // Intermediate blocks are row-major; messages go in the destination's order (plan_tables.hpp).
+    const StorageOrder from = k == 0 ? orders.first : StorageOrder::row_major;
+    const StorageOrder to = k + 1 == phases ? orders.second : StorageOrder::row_major;
+    const bool transposing = D > 1 && from != to;
+    const std::optional<double> sides[2] = {
+        mean_run<D>(a, a.grid().coord_of(me), b, from),
+        mean_run<D>(b, detail::destination_coord<D>(b, renumbered, me), a, to)};
+    for (int side = 0; side < 2; ++side) {
+      const double bytes = sides[side].value_or(0) * double(element_bytes);
+      const bool strided = side == 0 && transposing;
+      lows.push_back(sides[side] ? bytes : std::numeric_limits<double>::infinity());
+      lows.push_back(-bytes);
+      flags.push_back(sides[side] && strided);
+      flags.push_back(sides[side] && detail::worth_typing(bytes, strided));
+    }
+  }
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, lows.data(), int(lows.size()), MPI_DOUBLE, MPI_MIN, comm));
+  DISTARRAY_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, flags.data(), int(flags.size()), MPI_DOUBLE, MPI_MAX, comm));
+  std::ostringstream out;
+  for (std::size_t k = 0; k < phases; ++k) {
+    bool typed = false;
+    out << "exchange, phase " << k + 1 << ":\n";
+    for (int side = 0; side < 2; ++side) {
+      const std::size_t i = 2 * (2 * k + std::size_t(side));
+      const SideOutlook o{lows[i], -lows[i + 1], flags[i] > 0, flags[i + 1] > 0};
+      typed = typed || o.typed;
+      out << "      " << side_text(side == 0 ? "send" : "receive", o) << "\n";
+    }
+    out << "      engine: " << decision(options, c.phases[k].max_bytes, typed) << "\n";
+  }
+  return out.str();
+}
+
+#define DISTARRAY_EXPLAIN_EXCHANGE(D)                                                                 \
+  template std::string explain_exchange<D>(const Strategy<D>&, std::pair<StorageOrder, StorageOrder>, \
+                                           const PlanOptions&, std::size_t, MPI_Comm);
+DISTARRAY_FOR_EACH_DIMENSION(DISTARRAY_EXPLAIN_EXCHANGE)
+
+}  // namespace distarray
