@@ -68,7 +68,8 @@ Row measure(const std::string& name, const std::string& type, const std::string&
 }
 
 template <class T>
-void measure_type(std::vector<Row>& rows, const std::string& type, index_t n, int reps) {
+void measure_type(std::vector<Row>& rows, index_t n, int reps) {
+  const std::string type = ElementType<T>::name;
   rows.push_back(
       measure<T, Kokkos::LayoutRight>("same order", type, "block,* on 1x1", "*,block on 1x1", n, reps));
   rows.push_back(
@@ -85,8 +86,8 @@ int run(int argc, char** argv) {
   const int reps = int(args.integer("reps", 21, 1, INT_MAX));
   const std::string json = args.text("json");
   std::vector<Row> rows;
-  measure_type<double>(rows, "f64", n, reps);
-  measure_type<std::complex<double>>(rows, "c128", n, reps);
+  measure_type<double>(rows, n, reps);
+  measure_type<std::complex<double>>(rows, n, reps);
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
   std::printf("one-rank redistributions: %lldx%lld, %s with %d thread%s, median of %d\n", (long long)n,
               (long long)n, Kokkos::DefaultExecutionSpace::name(), threads, threads == 1 ? "" : "s", reps);

@@ -1,7 +1,7 @@
 // Pack and unpack kernel throughput against a copy of the same bytes in
 // the same memory space, in one run: rank 0's sides of a P-rank exchange of
-// an N x N array (default N = 2048, P = 4; --type f32, f64 or c128, default f64), on this process's Kokkos
-// execution space and its default memory space (device memory on a GPU).
+// an N x N array (default N = 2048, P = 4; --type any of core/element_types.hpp, default f64), on this
+// process's Kokkos execution space and its default memory space (device memory on a GPU).
 //   contiguous   (block,*) -> (*,block), both row-major: runs of N/P elements
 //   short runs   (*,cyclic(16)) -> (*,block), row-major: runs of 16 elements
 //   transposing  (block,*) row-major -> (*,block) column-major: the pack is a
@@ -112,15 +112,7 @@ int run(int argc, char** argv) {
   n = args.integer("size", n, 1);
   const std::string json = args.text("json");
   const std::string type = args.text("type", "f64");
-  std::vector<Row> rows;
-  if (type == "f32")
-    rows = measure_all<float>(n, reps);
-  else if (type == "f64")
-    rows = measure_all<double>(n, reps);
-  else if (type == "c128")
-    rows = measure_all<Kokkos::complex<double>>(n, reps);
-  else
-    throw UsageError("--type takes f32, f64 or c128, not '" + type + "'");
+  const std::vector<Row> rows = with_element_type(type, [&]<class T>() { return measure_all<T>(n, reps); });
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
   std::printf("pack kernels: %lldx%lld %s, rank 0 of %d, %s (%s) with %d thread%s, median of %d\n",
               (long long)n, (long long)n, type.c_str(), ranks, Kokkos::DefaultExecutionSpace::name(),

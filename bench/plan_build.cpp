@@ -109,7 +109,8 @@ int run(int argc, char** argv) {
           const Builds b = type == "double" ? time_case<double>(c, n, reps, options, first)
                                             : time_case<std::complex<double>>(c, n, reps, options, first);
           first = false;
-          const char* name = type == "double" ? "f64" : "c128";
+          const char* name =
+              type == "double" ? ElementType<double>::name : ElementType<std::complex<double>>::name;
           if (rank == 0)
             std::printf("%-24s %6ld^2 %5s %9s %9.2f  %s\n", c.name.c_str(), long(n), name,
                         b.first < 0 ? "-" : std::to_string(b.first * 1e3).substr(0, 7).c_str(), b.again * 1e3,

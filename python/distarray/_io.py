@@ -5,8 +5,8 @@ from ._convert import address as _address
 from ._convert import dtype_name as _dtype_name
 from ._core import CheckpointError
 
-# The checkpoint format's element type names, as numpy's.
-_FILE_TYPES = {"f32": "float32", "f64": "float64", "i32": "int32", "i64": "int64", "c128": "complex128"}
+# The checkpoint format's element type names, to numpy's (core/element_types.hpp).
+_FILE_TYPES = dict(_core.file_types)
 
 
 def _array(layout, core_array, comm):

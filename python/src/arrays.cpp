@@ -7,15 +7,25 @@
 namespace distarray::python {
 
 namespace {
-constexpr std::array<const char*, 6> names = {"float32", "float64",   "int32",
-                                              "int64",   "complex64", "complex128"};
-}
+// In DType's order.
+constexpr std::array<const char*, 6> names = {ElementType<float>::numpy,
+                                              ElementType<double>::numpy,
+                                              ElementType<std::int32_t>::numpy,
+                                              ElementType<std::int64_t>::numpy,
+                                              ElementType<std::complex<float>>::numpy,
+                                              ElementType<std::complex<double>>::numpy};
+}  // namespace
 
 DType dtype_from_name(const std::string& name) {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (name == names[i]) return DType(i);
-  throw UsageError("dtype '" + name +
-                   "' is not supported: float32, float64, int32, int64, complex64 or complex128");
+  throw UsageError("dtype '" + name + "' is not supported: " + dtype_names());
+}
+
+std::string dtype_names() {
+  std::string known;
+  for (const char* n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+  return known;
 }
 
 const char* dtype_name(DType t) { return names[std::size_t(t)]; }

@@ -18,6 +18,8 @@ enum class DType { float32, float64, int32, int64, complex64, complex128 };
 
 DType dtype_from_name(const std::string& name);
 const char* dtype_name(DType t);
+/// "float32, float64, int32, int64, complex64, complex128".
+std::string dtype_names();
 
 template <class T>
 struct Tag {

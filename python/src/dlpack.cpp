@@ -54,8 +54,7 @@ std::string type_name(const DataType& t) {
   if (t.lanes == 1 && t.code == complex_code && (bits == 64 || bits == 128))
     return "complex" + std::to_string(bits);
   throw UsageError("a DLPack array of type code " + std::to_string(t.code) + ", " + std::to_string(bits) +
-                   " bits, " + std::to_string(t.lanes) +
-                   " lanes: distarray holds float32, float64, int32, int64, complex64 and complex128");
+                   " bits, " + std::to_string(t.lanes) + " lanes: distarray holds " + dtype_names());
 }
 
 py::capsule export_tensor(void* data, Device device, DataType dtype, const std::vector<std::int64_t>& shape,

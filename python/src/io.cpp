@@ -13,15 +13,23 @@ namespace distarray::python {
 
 namespace {
 
+/// The element types checkpoints hold, by their names in files and numpy's
+/// (core/element_types.hpp): the module's file_types.
+py::dict file_types() {
+  py::dict types;
+  for_each_named_element_type([&]<class T>() { types[ElementType<T>::name] = ElementType<T>::numpy; });
+  return types;
+}
+
 /// f(typed array) for an array whose element type a checkpoint can hold.
 template <class F>
 decltype(auto) with_stored_array(ArrayBase& a, F&& f) {
-  if (a.dtype() == DType::complex64)
-    throw CheckpointError(
-        "checkpoints hold float32, float64, int32, int64 and complex128 arrays, not complex64");
   return with_dtype(a.dtype(), [&]<class T>(Tag<T>) {
-    if constexpr (std::is_same_v<T, std::complex<float>>) {
-      return f(typed<double, 1, Kokkos::LayoutRight>(a, "unreachable"));  // refused above
+    if constexpr (ElementType<T>::name == nullptr) {
+      std::string held;
+      for_each_named_element_type([&]<class S>() { held += std::string(ElementType<S>::numpy) + ", "; });
+      throw CheckpointError("checkpoints hold " + held + "not " + ElementType<T>::numpy + " arrays");
+      return f(typed<double, 1, Kokkos::LayoutRight>(a, "unreachable"));  // the return type
     } else {
       return with_ndim(a.ndim(), [&]<int D>(std::integral_constant<int, D>) {
         return with_order(a.order(), [&]<class O>(Tag<O>) { return f(typed<T, D, O>(a, "the array")); });
@@ -89,6 +97,7 @@ py::dict step_dict(const StepInfo& s) {
 }  // namespace
 
 void bind_io(py::module_& m) {
+  m.attr("file_types") = file_types();
   m.def(
       "save",
       [](const std::string& path, const std::string& name, ArrayBase& a, std::optional<int> compress) {

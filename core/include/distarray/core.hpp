@@ -3,6 +3,7 @@
 #include <distarray/core/checked.hpp>
 #include <distarray/core/dist1d.hpp>
 #include <distarray/core/dist_array.hpp>
+#include <distarray/core/element_types.hpp>
 #include <distarray/core/environment.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/grid_shape.hpp>

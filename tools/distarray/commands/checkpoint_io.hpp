@@ -3,8 +3,6 @@
 // restore_command.cpp): the element type and dimension dispatch, the
 // checkpoint-or-series choice of their options, and the timing line.
 
-#include "element_types.hpp"
-
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
 #include <distarray/support/options.hpp>

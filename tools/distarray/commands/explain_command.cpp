@@ -3,7 +3,6 @@
 // why — no data is allocated or moved.
 
 #include "commands.hpp"
-#include "element_types.hpp"
 #include "storage_order_option.hpp"
 
 #include <distarray/core.hpp>

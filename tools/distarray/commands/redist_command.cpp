@@ -2,7 +2,6 @@
 // plan, repeatedly, and report what it cost (ARCHITECTURE Sec. 7).
 
 #include "commands.hpp"
-#include "element_types.hpp"
 #include "report_table.hpp"
 #include "storage_order_option.hpp"
 

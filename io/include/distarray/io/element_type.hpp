@@ -2,10 +2,10 @@
 // Element types a checkpoint holds, by the names the format uses
 // (docs/checkpoint-format.md), and the format version this library writes.
 
-#include <complex>
+#include <distarray/core/element_types.hpp>
+
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 namespace distarray {
 
@@ -16,19 +16,11 @@ namespace distarray {
 /// formats said c64, which numpy reads as two floats).
 inline constexpr std::uint64_t checkpoint_format_version = 5;
 
-/// "f32", "f64", "c128" (complex<double>), "i32" or "i64".
+/// The name checkpoints give T's elements (core/element_types.hpp).
 template <class T>
 constexpr const char* element_type_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  if constexpr (std::is_same_v<T, double>) return "f64";
-  if constexpr (std::is_same_v<T, std::complex<double>>) return "c128";
-  if constexpr (std::is_same_v<T, std::int32_t>) return "i32";
-  if constexpr (std::is_same_v<T, std::int64_t>) return "i64";
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                    std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::int32_t> ||
-                    std::is_same_v<T, std::int64_t>,
-                "checkpoints hold f32, f64, c128, i32 or i64 elements");
-  return "";
+  static_assert(ElementType<T>::name != nullptr, "checkpoints hold f32, f64, c128, i32 or i64 elements");
+  return ElementType<T>::name;
 }
 
 /// An element type name as files of format `version` spell it (and hash it
