@@ -147,7 +147,6 @@ RollbackJournal RollbackJournal::write(const std::string& target, int file_fd, s
     }
   }
   agree<CheckpointError>(comm, !problem.empty(), "series '" + target + "': " + problem);
-  j.active_ = true;
   return j;
 }
 
@@ -155,7 +154,6 @@ void RollbackJournal::discard(MPI_Comm comm) {
   std::string problem;
   if (rank_of(comm) == 0) problem = unlink_own(path_of(target_), fd_.get());
   fd_ = Descriptor();
-  active_ = false;
   agree<CheckpointError>(comm, !problem.empty(), "series '" + target_ + "': " + problem);
 }
 
@@ -167,7 +165,6 @@ void RollbackJournal::roll_back(MPI_Comm comm) {
     if (problem.empty()) problem = unlink_own(path_of(target_), fd_.get());
   }
   fd_ = Descriptor();
-  active_ = false;
   agree<CheckpointError>(comm, !problem.empty(), "series '" + target_ + "': rolling back a step: " + problem);
 }
 

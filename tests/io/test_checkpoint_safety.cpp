@@ -6,6 +6,7 @@
 #include <distarray/io/checkpoint.hpp>
 #include <distarray/io/series.hpp>
 
+#include "mpi/partial_files.hpp"
 #include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 
@@ -43,7 +44,9 @@ TEST(Checkpoint, DataThatDoesNotReadBackIsNeverCommitted) {
   try {
     CheckpointWriter w(path, MPI_COMM_WORLD);
     w.write("new", a);
-    partial = w.temporary_path();
+    const std::vector<std::string> partials = testing::partial_files_of(path);
+    EXPECT_EQ(partials.size(), 1u);
+    partial = partials.empty() ? "" : partials[0];
     MPI_Barrier(MPI_COMM_WORLD);
     if (world_rank() == 0) {  // find elements 13..15 (the pattern: values 13.0, 14.0, 15.0) and zero 13
       std::fstream io(partial, std::ios::in | std::ios::out | std::ios::binary);
@@ -63,6 +66,7 @@ TEST(Checkpoint, DataThatDoesNotReadBackIsNeverCommitted) {
       << message;
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_NE(::access(partial.c_str(), F_OK), 0) << "the temporary file was not removed";
+  EXPECT_TRUE(testing::partial_files_of(path).empty());
   DistArray<double, 1> b(Layout<1>::parse("block on " + p(), {50}), MPI_COMM_WORLD);
   restore(path, "old", b);
   EXPECT_EQ(local_mismatches(b), 0);
@@ -73,11 +77,12 @@ TEST(Checkpoint, WritersToOnePathNeverShareATemporaryFile) {
   DistArray<double, 1> a(Layout<1>::parse("block on " + p(), {30}), MPI_COMM_WORLD);
   testing::fill_pattern(a);
   CheckpointWriter first(path, MPI_COMM_WORLD), second(path, MPI_COMM_WORLD);
-  EXPECT_NE(first.temporary_path(), second.temporary_path());
+  EXPECT_EQ(testing::partial_files_of(path).size(), 2u);
   first.write("first", a);
   second.write("second", a);
   first.commit();
   second.commit();  // the last complete save wins
+  EXPECT_TRUE(testing::partial_files_of(path).empty());
   DistArray<double, 1> b(Layout<1>::parse("cyclic on " + p(), {30}), MPI_COMM_WORLD);
   restore(path, "second", b);
   EXPECT_EQ(local_mismatches(b), 0);

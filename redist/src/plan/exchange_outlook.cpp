@@ -100,9 +100,8 @@ std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, Stora
     const Layout<D>& a = c.chain[k];
     const Layout<D>& b = c.chain[k + 1];
     const std::vector<int> renumbered = k + 1 == phases ? c.destination_ranks : std::vector<int>{};
-    // Intermediate blocks are row-major; messages go in the destination's order (plan_tables.hpp).
-    const StorageOrder from = k == 0 ? orders.first : StorageOrder::row_major;
-    const StorageOrder to = k + 1 == phases ? orders.second : StorageOrder::row_major;
+    // Messages go in the destination's order (plan_tables.hpp).
+    const auto [from, to] = detail::phase_orders(k == 0, k + 1 == phases, orders);
     const bool transposing = D > 1 && from != to;
     const std::optional<double> sides[2] = {
         mean_run<D>(a, a.grid().coord_of(me), b, from),

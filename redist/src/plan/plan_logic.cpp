@@ -124,9 +124,7 @@ std::vector<StepLogic> PlanLogic<D>::build_steps(int rank, int ranks,
       n = {d, *on_grid, {}};
     else
       n.renumbered = c.destination_ranks;
-    // Intermediate blocks are row-major; the arrays have their own orders.
-    const std::pair step_orders{steps.empty() ? orders.first : StorageOrder::row_major,
-                                i == last ? orders.second : StorageOrder::row_major};
+    const auto step_orders = detail::phase_orders(steps.empty(), i == last, orders);
     StepLogic& s = steps.emplace_back();
     s.line = indirect ? d : -1;
     s.tag = int(steps.size()) - 1;

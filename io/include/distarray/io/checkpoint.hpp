@@ -73,9 +73,6 @@ class CheckpointWriter {
   /// throws it) the previous file is untouched and the temporary removed.
   void commit();
 
-  /// The file name written until commit().
-  const std::string& temporary_path() const { return temporary_.path(); }
-
  private:
   std::string path_;
   MPI_Comm comm_ = MPI_COMM_NULL;

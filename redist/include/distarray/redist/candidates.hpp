@@ -11,6 +11,7 @@
 // Compiled in redist/src/plan/candidates.cpp and candidate_costs.cpp for D = 1..4.
 
 #include <distarray/core/layout.hpp>
+#include <distarray/core/storage_order.hpp>
 #include <distarray/redist/cost_model.hpp>
 #include <distarray/redist/plan_options.hpp>
 
@@ -95,6 +96,13 @@ std::optional<Coord<D>> destination_coord(const Layout<D>& to, const std::vector
   const auto it = std::find(renumbered.begin(), renumbered.end(), me);
   if (it == renumbered.end()) return std::nullopt;
   return to.grid().coord_of(to.grid().first_rank + int(it - renumbered.begin()));
+}
+
+/// The storage orders of a phase's source and destination blocks: the
+/// arrays' own at the ends of the chain, row-major for intermediate blocks.
+inline std::pair<StorageOrder, StorageOrder> phase_orders(bool first, bool last,
+                                                          std::pair<StorageOrder, StorageOrder> arrays) {
+  return {first ? arrays.first : StorageOrder::row_major, last ? arrays.second : StorageOrder::row_major};
 }
 
 /// This rank's (messages, bytes) of one phase a -> b: the larger of sent and

@@ -47,7 +47,6 @@ class RollbackJournal {
   void discard(MPI_Comm comm);
   /// Undoes the step (the HDF5 file must be closed).  Collective.
   void roll_back(MPI_Comm comm);
-  bool active() const { return active_; }
 
   /// For the writer that holds `target` open and locked as `file_fd` (rank
   /// 0): rolls back the step of a writer of this file that stopped inside
@@ -73,7 +72,6 @@ class RollbackJournal {
   std::string target_;
   int file_fd_ = -1;  // rank 0: the series file, owned by its writer
   Descriptor fd_;     // rank 0: the journal, locked
-  bool active_ = false;
 };
 
 /// An exclusive open-file-description lock of `fd`; false when another
