@@ -2,6 +2,8 @@
 
 #include "dlpack.hpp"
 
+#include "dispatch.hpp"
+
 #include <distarray/core/error.hpp>
 
 namespace distarray::python::dl {
