@@ -41,17 +41,9 @@ class HeldBuffers final : public ExchangeBuffers {
   void hold_buffers(bool send, bool recv) override { held.emplace_back(send, recv); }
 
   void pack(const void*) override { unused(); }
-  void pack_unstaged(const void*) override { unused(); }
-  void stage_messages(std::size_t, std::size_t) override { unused(); }
   char* send_bytes() override { return unused(); }
   char* recv_bytes() override { return unused(); }
   void unpack(void*) override { unused(); }
-  void unpack_messages(std::size_t, std::size_t, void*) override { unused(); }
-  void copy_own(std::span<const void* const>, std::span<void* const>) override { unused(); }
-  BatchBuffers& batch(int) override { throw std::logic_error("unused"); }
-  DecodeBuffers& decoded() override { throw std::logic_error("unused"); }
-  void use_instance(const void*) override { unused(); }
-  void set_element_op(const void*) override { unused(); }
 
  private:
   static char* unused() { throw std::logic_error("the automatic engine reached its engines' buffers"); }

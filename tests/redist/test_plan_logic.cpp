@@ -113,7 +113,7 @@ TEST(PlanLogic, ACopyExecutesAsTheOriginal) {
   DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, comms.destination());
   support::fill_pattern(a);
   PlanReport report;
-  run->execute(a.local().data(), b.local().data(), report);
+  run.step->execute(a.local().data(), b.local().data(), report);
   EXPECT_EQ(support::pattern_mismatches(b), 0);
 }
 

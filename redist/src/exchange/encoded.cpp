@@ -34,10 +34,11 @@ class EncodedExchange final : public Exchange {
 
  public:
   /// Collective: every rank learns which ranks send to it.
-  EncodedExchange(const StepShape& shape, ExchangeBuffers& buffers, EncodedMessages messages)
+  EncodedExchange(const StepShape& shape, ExchangeBuffers& buffers, DecodeBuffers& decoded,
+                  EncodedMessages messages)
       : shape_(shape),
         buffers_(buffers),
-        decoded_(buffers.decoded()),
+        decoded_(decoded),
         headers_(std::move(messages.headers)),
         decode_(std::move(messages.decode)) {
     int size = 1;
@@ -161,8 +162,8 @@ class EncodedExchange final : public Exchange {
 }  // namespace
 
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
-                                                EncodedMessages messages) {
-  return std::make_unique<EncodedExchange>(shape, buffers, std::move(messages));
+                                                DecodeBuffers& decoded, EncodedMessages messages) {
+  return std::make_unique<EncodedExchange>(shape, buffers, decoded, std::move(messages));
 }
 
 }  // namespace distarray::detail

@@ -3,7 +3,7 @@
 // messages), test (progress, unpack what arrived) and wait (complete them,
 // unpack): every engine is non-blocking, and a blocking execution is start
 // then wait.  Compiled once: engines see bytes and messages, and reach
-// the typed half only through ExchangeBuffers.
+// the typed half only through what they are given of it (exchange_buffers.hpp).
 
 #include <distarray/redist/detail/exchange_buffers.hpp>
 #include <distarray/redist/detail/message_types.hpp>
@@ -74,10 +74,11 @@ std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, Exchang
 /// holds the k pieces one after another.
 std::unique_ptr<Exchange> make_batched_exchange(BatchBuffers& buffers, std::shared_ptr<PeerExchange> peers);
 /// Non-blocking sends and receives in chunks; messages unpacked in waves as they arrive.
-std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers);
+std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                       MessageBuffers& messages);
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
-                                                EncodedMessages messages);
+                                                DecodeBuffers& decoded, EncodedMessages messages);
 /// Measures `packed` against `typed` on the first executions, keeps the
 /// faster and tells `decided` which (alltoallv or datatype); measures again
 /// where the one kept falls behind the other's time (automatic.cpp).

@@ -24,14 +24,14 @@ class PointToPointExchange final : public Exchange {
   /// Unpacks a wave of received messages; `t` is now, before and after.
   auto unpacker(const Blocks& blocks, PlanReport& report, double& t) {
     const auto unpack = [this, out = blocks.out[0]](std::size_t first, std::size_t last) {
-      buffers_.unpack_messages(first, last, out);
+      messages_.unpack_messages(first, last, out);
     };
     return timed_unpack(unpack, report, t);
   }
 
  public:
-  PointToPointExchange(const StepShape& shape, ExchangeBuffers& buffers)
-      : shape_(shape), buffers_(buffers), send_waves_(counts(shape.send)) {
+  PointToPointExchange(const StepShape& shape, ExchangeBuffers& buffers, MessageBuffers& messages)
+      : shape_(shape), buffers_(buffers), messages_(messages), send_waves_(counts(shape.send)) {
     arrivals_.set_waves(MessageWaves(counts(shape.recv)));
   }
 
@@ -43,7 +43,7 @@ class PointToPointExchange final : public Exchange {
                    arrivals_.requests());
       arrivals_.posted(i);
     }
-    buffers_.pack_unstaged(blocks.in[0]);
+    messages_.pack_unstaged(blocks.in[0]);
     t = add_seconds(report.pack_seconds, t);
     sends_.clear();
     send_waves_.reset();
@@ -51,7 +51,7 @@ class PointToPointExchange final : public Exchange {
       send_waves_.arrived(i);
       const auto [first, last] = send_waves_.take();  // a wave ends at message i
       if (first == last) continue;
-      buffers_.stage_messages(first, last);  // while the wave before is on its way
+      messages_.stage_messages(first, last);  // while the wave before is on its way
       t = add_seconds(report.pack_seconds, t);
       for (std::size_t m = first; m < last; ++m)
         post_message(shape_, true, buffers_.send_bytes(), shape_.send[m], shape_.payload_tag, sends_);
@@ -80,6 +80,7 @@ class PointToPointExchange final : public Exchange {
  private:
   const StepShape& shape_;
   ExchangeBuffers& buffers_;
+  MessageBuffers& messages_;
   Arrivals arrivals_;
   MessageWaves send_waves_;
   std::vector<MPI_Request> sends_;
@@ -87,8 +88,9 @@ class PointToPointExchange final : public Exchange {
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers) {
-  return std::make_unique<PointToPointExchange>(shape, buffers);
+std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers,
+                                                       MessageBuffers& messages) {
+  return std::make_unique<PointToPointExchange>(shape, buffers, messages);
 }
 
 }  // namespace distarray::detail

@@ -13,13 +13,13 @@ namespace distarray::detail {
 namespace {
 
 std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv,
-                                        const ExchangeChoice& choice, ExchangeBuffers& buffers,
+                                        const ExchangeChoice& choice, StepHalf& buffers,
                                         EncodedMessages encoded, EngineMemo memo) {
   switch (choice.engine) {
     case ExchangeEngine::encoded:
-      return make_encoded_exchange(shape, buffers, std::move(encoded));
+      return make_encoded_exchange(shape, buffers, buffers.decoded(), std::move(encoded));
     case ExchangeEngine::p2p:
-      return make_point_to_point_exchange(shape, buffers);
+      return make_point_to_point_exchange(shape, buffers, buffers);
     case ExchangeEngine::alltoallv:
     case ExchangeEngine::datatype:
     case ExchangeEngine::automatic:
@@ -46,7 +46,7 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
 }  // namespace
 
 Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
-           const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
+           const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<StepHalf> buffers,
            EncodedMessages encoded, index_t own_elements, EngineMemo memo)
     : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
                                                    options.max_message_bytes, send.messages, recv.messages})),
@@ -63,10 +63,8 @@ void Step::execute(const void* in, void* out, PlanReport& report) {
   wait(report);
 }
 
-void Step::start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
-                 const void* exec) {
+void Step::start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report) {
   buffers_->counters = {};
-  buffers_->use_instance(exec);
   const std::size_t k = in.size();
   if (k > 1 && int(k) != batched_k_)
     throw Error("Step::start: a batch of " + std::to_string(k) + " is not prepared");
@@ -110,8 +108,6 @@ void Step::add_counters(PlanReport& report) const {
   report.pack_seconds -= c.staging_out_seconds;
   report.unpack_seconds -= c.staging_in_seconds;
 }
-
-void Step::set_element_op(const void* scaled_copy) { buffers_->set_element_op(scaled_copy); }
 
 void Step::describe(PlanReport& r) const {
   const auto bytes = [this](index_t elements) { return elements * index_t(shape_->element_bytes); };

@@ -26,10 +26,9 @@ void Flight::completed() {
   if (naming_) report_.exchange = engine_names();  // the automatic engine settles after a few executions
 }
 
-void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets, const void* exec,
+void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
                    const std::function<void()>& copy) {
   ++execution_;
-  exec_ = exec;
   current_ = 0;
   in_ = std::move(in);
   targets_ = std::move(targets);
@@ -49,7 +48,7 @@ void Flight::start_step(std::size_t s) {
     from_ = in_;
   else
     from_.assign(targets_[s - 1].begin(), targets_[s - 1].end());  // what the step before wrote
-  steps_[s]->start(from_, targets_[s], report_, exec_);
+  steps_[s]->start(from_, targets_[s], report_);
 }
 
 bool Flight::advance(bool block) {

@@ -15,10 +15,10 @@
 // kernels of one exchange step (element_op.hpp): no extra pass.  beta = 0
 // never reads B; alpha = 0 never reads A (and sends nothing); alpha = 1,
 // beta = 0, op none is a redistribution.  A transform runs on the machinery
-// of a Plan (plan.hpp): one Step, started on a Flight, completed through a
-// Request.  Every exchange engine but `encoded` moves it (UsageError on
-// every rank: its receivers place data by headers only a Plan builds);
-// transforms that scale go by alltoallv or p2p.
+// of a Plan (plan.hpp): one Step, run by an Executor (detail/executor.hpp),
+// completed through a Request.  Every exchange engine but `encoded` moves
+// it (UsageError on every rank: its receivers place data by headers only a
+// Plan builds); transforms that scale go by alltoallv or p2p.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -27,9 +27,8 @@
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/redist/block_cyclic_matrix.hpp>
-#include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/detail/executor.hpp>
 #include <distarray/redist/detail/matrix_transform_logic.hpp>
-#include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/request.hpp>
 
 #ifdef DISTARRAY_INCLUDING_DETAIL_FROM_MATRIX_TRANSFORM
@@ -89,15 +88,10 @@ class MatrixTransform {
           "with MatrixExecutions::copies_only, or choose alltoallv or p2p");
     if (executions == MatrixExecutions::any && options.exchange == ExchangeEngine::automatic)
       options.exchange = ExchangeEngine::alltoallv;
-    std::vector<std::unique_ptr<detail::Step>> steps;
+    std::vector<detail::TypedStep<T, MemorySpace>> steps;
     steps.push_back(detail::make_step<T, MemorySpace>(logic_->comm(), 0, logic_->tables().send,
                                                       logic_->tables().recv, options));
-    step_ = steps.front().get();
-    PlanReport report;
-    step_->describe(report);
-    report.peers = int(step_->peers().size());
-    report.steps = 1;
-    flight_ = std::make_shared<detail::Flight>(std::move(steps), std::move(report), "");
+    executor_ = detail::Executor<T, MemorySpace>(std::move(steps), PlanReport{}, "");
   }
   MatrixTransform(const MatrixTransform&) = delete;
   MatrixTransform& operator=(const MatrixTransform&) = delete;
@@ -105,18 +99,16 @@ class MatrixTransform {
   MatrixTransform(MatrixTransform&&) noexcept = default;
   MatrixTransform& operator=(MatrixTransform&& other) noexcept {
     if (this != &other) {
-      abandon();  // before the logic frees the communicator the step uses
+      executor_.abandon();  // before the logic frees the communicator the step uses
       logic_ = std::move(other.logic_);
       executions_ = other.executions_;
       destination_ = std::move(other.destination_);
-      flight_ = std::move(other.flight_);
-      step_ = other.step_;
-      instance_ = std::move(other.instance_);
+      executor_ = std::move(other.executor_);
     }
     return *this;
   }
   /// An execution in flight is completed first.
-  ~MatrixTransform() { abandon(); }
+  ~MatrixTransform() { executor_.abandon(); }
 
   /// B = alpha*op(A) + beta*B on this rank's local arrays `a` and `b` (with
   /// their leading dimensions; null where this rank holds none).  Collective:
@@ -153,17 +145,13 @@ class MatrixTransform {
   }
 
   /// Messages, bytes, engine and times of this rank.
-  const PlanReport& report() const { return flight_->report(); }
+  const PlanReport& report() const { return executor_.report(); }
   MPI_Comm comm() const { return logic_->comm(); }
 
  private:
-  void abandon() noexcept {
-    if (flight_) flight_->abandon();
-  }
-
   /// UsageError for a start this transform refuses.
   void check_start(T alpha, std::size_t sources, T beta, std::size_t destinations) const {
-    if (flight_->in_flight())
+    if (executor_.in_flight())
       throw UsageError(
           "MatrixTransform::start: the previous execution is in flight; wait() for its request first");
     if (sources != destinations)
@@ -183,23 +171,16 @@ class MatrixTransform {
       exec.fence();
       return Request();
     }
-    if (a.size() > 1) flight_->prepare_batch(int(a.size()));  // collective: here, not in test()
     const detail::ScaledCopy<T> op(alpha, beta, logic_->op() == MatrixOp::conjugate_transpose);
-    step_->set_element_op(op.plain() ? nullptr : &op);
-    *instance_ = exec;
-    flight_->start(std::vector<const void*>(a.begin(), a.end()), {std::vector<void*>(b.begin(), b.end())},
-                   instance_.get(), [] {});
-    return Request(flight_, flight_->execution());
+    return executor_.start(std::vector<const void*>(a.begin(), a.end()),
+                           {std::vector<void*>(b.begin(), b.end())}, exec,
+                           op.plain() ? std::nullopt : std::optional(op), [] {});
   }
 
   std::unique_ptr<detail::MatrixTransformLogic> logic_;
   MatrixExecutions executions_;
   detail::Packer<T, MemorySpace> destination_;  // the receive side, for B = beta*B
-  std::shared_ptr<detail::Flight> flight_;      // the step, the report, the execution in progress
-  detail::Step* step_ = nullptr;                // the flight's one step
-  // The execution in flight packs and unpacks on it (held apart: a moved transform's flight still points to
-  // it).
-  std::unique_ptr<execution_space> instance_ = std::make_unique<execution_space>();
+  detail::Executor<T, MemorySpace> executor_;   // the one step and the execution in flight
 };
 
 /// The matrix of a 2-D DistArray (its layout, storage order and local extents).

@@ -11,10 +11,10 @@
 // blocks (Kokkos::LayoutRight or LayoutLeft); a column-major destination of
 // (block,*) -> (*,block) receives the local transpose inside the unpack.
 // What the plan does is decided by its logic (plan_logic.hpp: strategy,
-// steps, copy tables; no element type, a copyable value); the plan itself is
-// the typed executor: the communicators (detail/plan_communicators.hpp), one
-// step (buffers and engine) per exchange and the intermediate blocks between
-// steps, in MemorySpace.
+// steps, copy tables; no element type, a copyable value); the plan holds
+// the communicators (detail/plan_communicators.hpp) and the intermediate
+// blocks between steps, in MemorySpace, and runs its steps (buffers and
+// engine per exchange) in an executor (detail/executor.hpp).
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -22,16 +22,13 @@
 #endif
 
 #include <distarray/core/dist_array.hpp>
-#include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/detail/executor.hpp>
 #include <distarray/redist/detail/plan_communicators.hpp>
-#include <distarray/redist/detail/step.hpp>
 #include <distarray/redist/plan_logic.hpp>
 #include <distarray/redist/plan_report.hpp>
 #include <distarray/redist/request.hpp>
 
 #include <algorithm>
-#include <memory>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -63,18 +60,17 @@ class Plan {
   Plan(Plan&&) noexcept = default;
   Plan& operator=(Plan&& other) noexcept {
     if (this != &other) {
-      abandon();  // before the communicators its steps use are freed
+      executor_.abandon();  // before the communicators and blocks its steps use are freed
       logic_ = std::move(other.logic_);
       comms_ = std::move(other.comms_);
-      flight_ = std::move(other.flight_);
+      executor_ = std::move(other.executor_);
       stages_ = std::move(other.stages_);
-      instance_ = std::move(other.instance_);
       stage_arrays_ = other.stage_arrays_;
     }
     return *this;
   }
   /// An execution in flight is completed first.
-  ~Plan() { abandon(); }
+  ~Plan() { executor_.abandon(); }
 
   /// Moves `in` (layout from()) into `out` (layout to()).  Collective:
   /// start(in, out).wait().
@@ -103,7 +99,7 @@ class Plan {
     // grids has no steps (its execution completes inside start) and must
     // refuse exactly when the others do.
     comms_.agree_to_start(in.size(), "the number of arrays to move", [&] {
-      if (flight_->in_flight())
+      if (executor_.in_flight())
         throw UsageError(
             "Plan::start: this plan's previous execution is in flight; wait() for its request first");
       if (in.size() != out.size())
@@ -120,7 +116,7 @@ class Plan {
     });
     if (in.empty()) return Request();
     std::vector<const void*> sources;
-    std::vector<std::vector<void*>> targets(std::max<std::size_t>(flight_->step_count(), 1));
+    std::vector<std::vector<void*>> targets(std::max<std::size_t>(executor_.step_count(), 1));
     for (std::size_t j = 0; j < in.size(); ++j) {
       sources.push_back(in[j].local().data());
       targets.back().push_back(out[j].local().data());
@@ -133,13 +129,10 @@ class Plan {
         targets[s].push_back(stages_[s].data() + elements * index_t(j));
     }
     stage_arrays_ = std::max(stage_arrays_, in.size());
-    if (in.size() > 1) flight_->prepare_batch(int(in.size()));  // collective: here, not in test()
-    *instance_ = exec;
-    flight_->start(std::move(sources), std::move(targets), instance_.get(), [&] {
+    return executor_.start(std::move(sources), std::move(targets), exec, std::nullopt, [&] {
       for (std::size_t j = 0; j < in.size(); ++j) Kokkos::deep_copy(exec, out[j].local(), in[j].local());
       exec.fence();
     });
-    return Request(flight_, flight_->execution());
   }
 
   /// Every candidate with its phases, messages, bytes and modelled cost, and the choice.
@@ -154,7 +147,7 @@ class Plan {
   /// renumbered when the plan chose a Kalns-Ni processor mapping.
   MPI_Comm destination_comm() const { return comms_.destination(); }
   /// Plan shape and accumulated per-stage times of this rank.
-  const PlanReport& report() const { return flight_->report(); }
+  const PlanReport& report() const { return executor_.report(); }
 
  private:
   static constexpr StorageOrder source_order = storage_order_of<SourceOrder>();
@@ -165,7 +158,7 @@ class Plan {
       : logic_(from, to, comm, options, sizeof(T), std::pair(source_order, destination_order)),
         comms_(comm, logic_) {
     const auto& steps = logic_.steps();
-    std::vector<std::unique_ptr<detail::Step>> built;
+    std::vector<detail::TypedStep<T, MemorySpace>> built;
     for (std::size_t s = 0; s < steps.size(); ++s) {
       built.push_back(detail::make_step<T, MemorySpace>(comms_.of(steps[s]), steps[s].tag, steps[s].send,
                                                         steps[s].recv, options, steps[s].encoded,
@@ -174,10 +167,14 @@ class Plan {
         stages_.push_back(stage(steps[s], 1));  // the last step writes the destination
     }
     logic_.release_tables();  // the steps' packers hold them now
-    PlanReport report = describe(built);
+    PlanReport report;
+    report.destination_ranks = chosen().destination_ranks;
+    report.method = chosen().name;
+    report.schedule = logic_.schedule_names();
+    report.cost_model = logic_.strategy().model.source;
     report.plan_seconds = MPI_Wtime() - begun;
-    flight_ = std::make_shared<detail::Flight>(std::move(built), std::move(report),
-                                               std::string(to_string(options.exchange)));
+    executor_ = detail::Executor<T, MemorySpace>(std::move(built), std::move(report),
+                                                 std::string(to_string(options.exchange)));
   }
 
   /// The intermediate blocks of k arrays a step writes (agreed: no rank
@@ -190,34 +187,11 @@ class Plan {
     });
   }
 
-  void abandon() noexcept {
-    if (flight_) flight_->abandon();
-  }
-
-  /// The report of a plan of `steps`, before any execution.
-  PlanReport describe(const std::vector<std::unique_ptr<detail::Step>>& steps) const {
-    PlanReport r;
-    r.destination_ranks = chosen().destination_ranks;
-    r.method = chosen().name;
-    r.schedule = logic_.schedule_names();
-    r.cost_model = logic_.strategy().model.source;
-    std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
-    for (std::size_t s = 0; s < steps.size(); ++s) {
-      steps[s]->describe(r);
-      for (int p : steps[s]->peers()) peers.insert({s, p});
-    }
-    r.peers = int(peers.size());
-    r.steps = int(steps.size());
-    return r;
-  }
-
   PlanLogic<D> logic_;
   detail::PlanCommunicators comms_;
-  std::shared_ptr<detail::Flight> flight_;             // steps, report, the execution in progress
+  detail::Executor<T, MemorySpace> executor_;          // the steps and the execution in flight
   std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
-  // The execution in flight packs and unpacks on it (held apart: a moved plan's flight still points to it).
-  std::unique_ptr<execution_space> instance_ = std::make_unique<execution_space>();
-  std::size_t stage_arrays_ = 1;  // arrays the intermediate blocks hold
+  std::size_t stage_arrays_ = 1;                       // arrays the intermediate blocks hold
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).

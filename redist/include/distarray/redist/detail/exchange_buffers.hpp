@@ -2,13 +2,16 @@
 #ifndef DISTARRAY_INCLUDING_DETAIL
 #error "distarray/redist/detail/exchange_buffers.hpp is internal: include <distarray/redist.hpp>"
 #endif
-// What an exchange engine sees of a step's typed half (StepBuffers<T, Space>,
-// step_buffers.hpp): a small core every engine uses — packing, the buffers
-// MPI reads and writes, unpacking — and two extensions, reached through it,
-// for the engines that need them: k arrays in one exchange (BatchBuffers)
-// and encoded messages (DecodeBuffers).  Engines see bytes and messages
-// only, so they are compiled once (redist/src/exchange/), not per element
-// type and memory space.  Every pack and unpack is fenced before it returns.
+// What the exchange engines see of a step's typed half (StepBuffers<T, Space>,
+// step_buffers.hpp), each engine given only what it uses: the core
+// (ExchangeBuffers: packing, the buffers MPI reads and writes, unpacking),
+// messages a range at a time (MessageBuffers, p2p), k arrays in one exchange
+// (BatchBuffers, the batched exchange) and encoded messages (DecodeBuffers).
+// The step itself sees StepHalf, which holds them all.  Engines see bytes
+// and messages only, so they are compiled once (redist/src/exchange/), not
+// per element type and memory space; where kernels run and with which
+// element op the typed owner sets on StepBuffers itself (executor.hpp).
+// Every pack and unpack is fenced before it returns.
 
 #include <distarray/core/types.hpp>
 #include <distarray/redist/detail/encoded_messages.hpp>
@@ -62,49 +65,51 @@ class DecodeBuffers {
   virtual void unpack_gathered(std::size_t first, std::size_t last, void* out) = 0;
 };
 
+/// The core every engine may be given.
 class ExchangeBuffers {
  public:
   virtual ~ExchangeBuffers() = default;
-
   /// The local block `in` into the send buffer in one kernel launch, then
   /// staged to where MPI reads it.
   virtual void pack(const void* in) = 0;
-  /// The same without staging: the engine stages the messages itself
-  /// (stage_messages), so that p2p copies some out while others are on their way.
-  virtual void pack_unstaged(const void* in) = 0;
-  /// Send messages [first, last) of a buffer packed unstaged, staged, the
-  /// message to oneself left out (nothing where buffers are not staged).
-  virtual void stage_messages(std::size_t first, std::size_t last) = 0;
   /// The send and receive buffers as MPI reads and writes them (their host
   /// copies when the buffers are staged).
   virtual char* send_bytes() = 0;
   virtual char* recv_bytes() = 0;
   /// Every received message into `out` in one kernel launch.
   virtual void unpack(void* out) = 0;
-  /// Received messages [first, last) into `out` in one kernel launch
-  /// (unpacking on arrival).
-  virtual void unpack_messages(std::size_t first, std::size_t last, void* out) = 0;
-  /// The message to oneself straight from in[j] into out[j] for each of the
-  /// k arrays, one launch each, fenced; in no engine's buffers or messages.
-  virtual void copy_own(std::span<const void* const> in, std::span<void* const> out) = 0;
   /// Holds the buffer of each side where true (allocating it again if it
   /// was freed) and frees it where false: the automatic engine frees those
   /// of the sides its choice moves in place, and takes them back to measure again.
   virtual void hold_buffers(bool send, bool recv) = 0;
+};
 
+/// Messages a range at a time, for an engine that moves some while others
+/// are on their way (p2p).
+class MessageBuffers {
+ public:
+  virtual ~MessageBuffers() = default;
+  /// The local block into the send buffer without staging it.
+  virtual void pack_unstaged(const void* in) = 0;
+  /// Send messages [first, last) of a buffer packed unstaged, staged
+  /// (nothing where buffers are not staged).
+  virtual void stage_messages(std::size_t first, std::size_t last) = 0;
+  /// Received messages [first, last) into `out` in one kernel launch.
+  virtual void unpack_messages(std::size_t first, std::size_t last, void* out) = 0;
+};
+
+/// The typed half as its step holds it: what it gives its engines, the
+/// message to oneself, and what the packs and unpacks cost.
+class StepHalf : public ExchangeBuffers, public MessageBuffers {
+ public:
+  /// The message to oneself straight from in[j] into out[j] for each of the
+  /// k arrays, one launch each, fenced; in no engine's buffers or messages.
+  virtual void copy_own(std::span<const void* const> in, std::span<void* const> out) = 0;
   /// The batch extension, ready for k arrays (its buffers only grow).
   /// Allocates: call it agreed.
   virtual BatchBuffers& batch(int k) = 0;
   /// The decode extension (built on first use).
   virtual DecodeBuffers& decoded() = 0;
-
-  /// The execution-space instance the packs and unpacks that follow run on
-  /// (a pointer to the space's execution_space), or null for the default.
-  virtual void use_instance(const void* exec) = 0;
-  /// The element op of the packs and unpacks that follow: a ScaledCopy<T>
-  /// of the step's element type (element_op.hpp), or null for a plain copy.
-  /// Engines that move a side in place (datatypes) copy plainly there.
-  virtual void set_element_op(const void* scaled_copy) = 0;
 
   ExchangeCounters counters;
 };

@@ -30,9 +30,7 @@ class Flight {
   /// Starts execution number execution() + 1 of k = in.size() arrays:
   /// targets[s] holds the k blocks step s writes (the last: the
   /// destinations).  `copy` does the whole of it when there are no steps.
-  /// `exec`: the execution-space instance its packs and unpacks run on
-  /// (Step::start), or null.
-  void start(std::vector<const void*> in, std::vector<std::vector<void*>> targets, const void* exec,
+  void start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
              const std::function<void()>& copy);
   /// Progresses without blocking; true once the execution is complete.
   bool test() { return advance(false); }
@@ -73,7 +71,6 @@ class Flight {
   bool naming_ = false;  // an automatic engine was still measuring at start: name the engines again
   std::vector<const void*> in_, from_;       // the sources; what the current step reads
   std::vector<std::vector<void*>> targets_;  // where step s writes: k stage blocks, then the destinations
-  const void* exec_ = nullptr;
   std::size_t current_ = 0;
   bool in_flight_ = false;
   long execution_ = 0;

@@ -35,7 +35,7 @@ class Step {
   /// `send`, `recv` and `encoded` leave out the message to oneself, which
   /// has `own_elements` (own_message.hpp: `buffers` copies it).
   Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv, std::size_t element_bytes,
-       const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<ExchangeBuffers> buffers,
+       const PlanOptions& options, const ExchangeChoice& choice, std::unique_ptr<StepHalf> buffers,
        EncodedMessages encoded, index_t own_elements, EngineMemo memo = {});
   Step(const Step&) = delete;
   Step& operator=(const Step&) = delete;
@@ -47,18 +47,13 @@ class Step {
   /// pointer arrays must live until the execution completes), non-blocking: start, then
   /// test() until true or wait().  One exchange: the step's engine for one
   /// block, one message per peer holding all k pieces for more.
-  /// `exec`: the execution-space instance to pack and unpack on (a pointer
-  /// to the space's execution_space, living until completion), or null.
-  void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
-             const void* exec = nullptr);
+  void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report);
   /// Before a batched start of k > 1 arrays: builds what it needs (the
   /// buffers, the peer graph).  Collective over the step's communicator;
   /// not for the encoded engine (Plan::start refuses k > 1 there).
   void prepare_batch(int k);
   bool test(PlanReport& report);
   void wait(PlanReport& report);
-  /// The element op of the executions that follow (ExchangeBuffers::set_element_op).
-  void set_element_op(const void* scaled_copy);
   /// Adds this step's messages and bytes to the report.
   void describe(PlanReport& report) const;
   /// The ranks of the step's communicator it exchanges with, self excluded.
@@ -72,7 +67,7 @@ class Step {
 
   std::unique_ptr<StepShape> shape_;
   index_t own_elements_;
-  std::unique_ptr<ExchangeBuffers> buffers_;
+  std::unique_ptr<StepHalf> buffers_;
   std::unique_ptr<Exchange> exchange_;
   std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)
   std::unique_ptr<Exchange> batched_;    // for batched_k_ arrays
@@ -82,12 +77,19 @@ class Step {
   std::span<void* const> out_;       // and destinations
 };
 
+/// A step and its typed buffers (which the step owns).
+template <class T, class Space>
+struct TypedStep {
+  std::unique_ptr<Step> step;
+  StepBuffers<T, Space>* buffers;
+};
+
 /// A step moving elements of T in `Space`, whose buffers reach MPI as
 /// `options.staging` says; `memo`: where its automatic engine is remembered.
 template <class T, class Space>
-std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
-                                const PlanOptions& options, EncodedMessages encoded = {},
-                                EngineMemo memo = {}) {
+TypedStep<T, Space> make_step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
+                              const PlanOptions& options, EncodedMessages encoded = {},
+                              EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
   const bool staged = staged_buffers(options.staging, host_space, comm);
   // The message to oneself leaves the tables (agreed: a rank's tables may be refused).
@@ -95,12 +97,14 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
   const ExchangeChoice choice =
       choose_exchange(comm, split.send, split.recv, sizeof(T), options, host_space || !staged, memo);
   // No rank alone may fail to allocate before the step's collectives.
-  std::unique_ptr<ExchangeBuffers> buffers = agreed(comm, [&] {
+  auto buffers = agreed(comm, [&] {
     return std::make_unique<StepBuffers<T, Space>>(split.send, split.recv, split.own, choice, staged);
   });
-  return std::make_unique<Step>(comm, tag, split.send, split.recv, sizeof(T), options, choice,
-                                std::move(buffers), std::move(split.encoded), split.own.elements(),
-                                std::move(memo));
+  StepBuffers<T, Space>* const typed = buffers.get();
+  return {std::make_unique<Step>(comm, tag, split.send, split.recv, sizeof(T), options, choice,
+                                 std::move(buffers), std::move(split.encoded), split.own.elements(),
+                                 std::move(memo)),
+          typed};
 }
 
 // The steps of these element types in the default memory space are compiled
@@ -110,8 +114,9 @@ std::unique_ptr<Step> make_step(MPI_Comm comm, int tag, const CopyTable& send, c
 // backend, device code in each).  Other types and spaces compile where used.
 #define DISTARRAY_FOR_EACH_COMPILED_STEP_TYPE(X) \
   X(float) X(double) X(std::complex<float>) X(std::complex<double>) X(std::int32_t) X(std::int64_t)
-#define DISTARRAY_COMPILED_STEP(T)                                                          \
-  template std::unique_ptr<Step> make_step<T, Kokkos::DefaultExecutionSpace::memory_space>( \
+#define DISTARRAY_COMPILED_STEP(T)                                   \
+  template TypedStep<T, Kokkos::DefaultExecutionSpace::memory_space> \
+  make_step<T, Kokkos::DefaultExecutionSpace::memory_space>(         \
       MPI_Comm, int, const CopyTable&, const CopyTable&, const PlanOptions&, EncodedMessages, EngineMemo);
 #define DISTARRAY_DECLARE_COMPILED_STEP(T) extern DISTARRAY_COMPILED_STEP(T)
 DISTARRAY_FOR_EACH_COMPILED_STEP_TYPE(DISTARRAY_DECLARE_COMPILED_STEP)

@@ -2,7 +2,7 @@
 #ifndef DISTARRAY_INCLUDING_DETAIL
 #error "distarray/redist/detail/step_buffers.hpp is internal: include <distarray/redist.hpp>"
 #endif
-// StepBuffers: the typed half of one exchange step (ExchangeBuffers for T in
+// StepBuffers: the typed half of one exchange step (StepHalf for T in
 // Space) — the receive buffer and the copy of the message to oneself beside
 // what StepCore shares with the batch and decode extensions, which are built
 // on first use.  Everything an execution uses is allocated before it:
@@ -18,7 +18,7 @@
 namespace distarray::detail {
 
 template <class T, class Space>
-class StepBuffers final : public ExchangeBuffers {
+class StepBuffers final : public StepHalf {
   using execution_space = typename Space::execution_space;
   using Range = std::pair<index_t, index_t>;
 
@@ -84,13 +84,11 @@ class StepBuffers final : public ExchangeBuffers {
     return *decoded_;
   }
 
-  void use_instance(const void* exec) override {
-    core_.exec = exec ? *static_cast<const execution_space*>(exec) : execution_space();
-  }
-  void set_element_op(const void* scaled_copy) override {
-    core_.scaling.reset();
-    if (scaled_copy) core_.scaling = *static_cast<const ScaledCopy<T>*>(scaled_copy);
-  }
+  /// The packs and unpacks that follow run on `exec`.
+  void run_on(const execution_space& exec) { core_.exec = exec; }
+  /// ... and apply `scaling` (none: a plain copy); engines that move a side
+  /// in place (datatypes) copy plainly there.
+  void scale(const std::optional<ScaledCopy<T>>& scaling) { core_.scaling = scaling; }
 
  private:
   /// The elements of messages [first, last) of one side's buffer.

@@ -111,7 +111,7 @@ struct StepCore {
   Packer<T, Space> send, recv;
   bool staged;
   std::optional<ScaledCopy<T>> scaling;  // none: a plain copy
-  execution_space exec;                  // where packs and unpacks run (use_instance)
+  execution_space exec;                  // where packs and unpacks run (StepBuffers::run_on)
   ExchangeCounters& counters;
   StagedBuffer<T, Space> send_buf;
 };
