@@ -6,9 +6,9 @@
 #include <distarray/redist/plan.hpp>
 
 #include <distarray/redist/detail/exchange_choice.hpp>
-#include <distarray/redist/detail/message_waves.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
 
+#include "exchange/message_waves.hpp"  // redist/src
 #include "mpi/memory_space.hpp"
 #include "mpi/pattern.hpp"
 #include "mpi/world.hpp"

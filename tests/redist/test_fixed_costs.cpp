@@ -6,9 +6,9 @@
 // microseconds, so a count that grew with executions or messages would
 // dominate small exchanges.  At 1, 2, 3, 4, 6 and 7 ranks.
 
-#include <distarray/redist/detail/message_waves.hpp>
 #include <distarray/redist/plan.hpp>
 
+#include "exchange/message_waves.hpp"  // redist/src
 #include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 

@@ -4,7 +4,7 @@
 // storage orders, strided runs included; and the periodic folding keeps a
 // type's description from growing with the array (the plan-build target).
 
-#include <distarray/redist/detail/message_types.hpp>
+#include "exchange/message_types.hpp"  // redist/src
 
 #include "send_table.hpp"
 

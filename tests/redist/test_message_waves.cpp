@@ -4,7 +4,7 @@
 // first waves taken before the last message arrives (the overlap the p2p
 // engine is for).
 
-#include <distarray/redist/detail/message_waves.hpp>
+#include "exchange/message_waves.hpp"  // redist/src
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 // completes.
 
 #include "exchange.hpp"
+#include "message_waves.hpp"
 
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/message_waves.hpp>
 
 #include <mpi.h>
 

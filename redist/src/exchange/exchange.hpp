@@ -5,9 +5,10 @@
 // then wait.  Compiled once: engines see bytes and messages, and reach
 // the typed half only through what they are given of it (exchange_buffers.hpp).
 
+#include "message_types.hpp"
+#include "peer_exchange.hpp"
+
 #include <distarray/redist/detail/exchange_buffers.hpp>
-#include <distarray/redist/detail/message_types.hpp>
-#include <distarray/redist/detail/peer_exchange.hpp>
 #include <distarray/redist/plan_options.hpp>
 #include <distarray/redist/plan_report.hpp>
 

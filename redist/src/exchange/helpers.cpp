@@ -1,9 +1,9 @@
 // Helpers the exchange engines share (exchange.hpp).
 
 #include "exchange.hpp"
+#include "message_chunks.hpp"
 
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/message_chunks.hpp>
 
 namespace distarray::detail {
 

@@ -1,5 +1,5 @@
+#include "message_chunks.hpp"
 #include <distarray/core/error.hpp>
-#include <distarray/redist/detail/message_chunks.hpp>
 
 #include <algorithm>
 #include <climits>

@@ -1,6 +1,6 @@
+#include "message_types.hpp"
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/message_types.hpp>
 
 #include "detail/periodic_type.hpp"
 

@@ -1,4 +1,4 @@
-#include <distarray/redist/detail/message_waves.hpp>
+#include "message_waves.hpp"
 
 #include <algorithm>
 #include <numeric>

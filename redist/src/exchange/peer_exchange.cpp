@@ -1,5 +1,5 @@
+#include "peer_exchange.hpp"
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/peer_exchange.hpp>
 
 #include <distarray/core/error.hpp>
 

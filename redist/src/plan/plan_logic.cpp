@@ -2,10 +2,10 @@
 // copy tables for each (ARCHITECTURE Sec. 4.4).
 
 #include "detail/dimensions.hpp"
+#include "schedule/unpack_header.hpp"
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/redist/detail/plan_tables.hpp>
-#include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/plan_logic.hpp>
 
 #include <tuple>

@@ -1,5 +1,5 @@
+#include "unpack_header.hpp"
 #include <distarray/core/error.hpp>
-#include <distarray/redist/detail/unpack_header.hpp>
 #include <distarray/redist/message_encoding.hpp>
 
 #include <algorithm>

@@ -1,7 +1,4 @@
 #pragma once
-#ifndef DISTARRAY_INCLUDING_DETAIL
-#error "distarray/redist/detail/message_waves.hpp is internal: include <distarray/redist.hpp>"
-#endif
 // MessageWaves: messages handled on arrival in a bounded number of kernel
 // launches.  Thakur's asynchronous method (the p2p engine) unpacks messages
 // while others are still on their way; one launch per message would cost

@@ -1,7 +1,4 @@
 #pragma once
-#ifndef DISTARRAY_INCLUDING_DETAIL
-#error "distarray/redist/detail/message_types.hpp is internal: include <distarray/redist.hpp>"
-#endif
 // MessageTypes: one committed MPI datatype per message of a CopyTable,
 // describing where its elements lie in the local block, so that MPI moves
 // them in place (the datatype engine: no user-space packing).  Owns and

@@ -1,7 +1,4 @@
 #pragma once
-#ifndef DISTARRAY_INCLUDING_DETAIL
-#error "distarray/redist/detail/unpack_header.hpp is internal: include <distarray/redist.hpp>"
-#endif
 // The header of an `encoded` message: per dimension, what the receiver needs
 // to unpack it (Hsu and Chung, ICPP'97, generalized).  Where the kr->r / r->kr
 // closed forms apply, two numbers — (alpha, gamma) or (beta, gamma); for any

@@ -1,7 +1,4 @@
 #pragma once
-#ifndef DISTARRAY_INCLUDING_DETAIL
-#error "distarray/redist/detail/peer_exchange.hpp is internal: include <distarray/redist.hpp>"
-#endif
 // PeerExchange: the collective calls of one exchange, restricted to the ranks
 // that share data.  When every rank exchanges with every other, MPI_Alltoallv
 // and MPI_Alltoallw on the exchange's communicator; otherwise a
@@ -9,8 +6,9 @@
 // included) and MPI_Neighbor_alltoallv / MPI_Neighbor_alltoallw, so that no
 // rank walks or waits on ranks it has nothing for.
 
+#include "message_types.hpp"
+
 #include <distarray/redist/detail/copy_table.hpp>
-#include <distarray/redist/detail/message_types.hpp>
 
 #include <mpi.h>
 

@@ -1,7 +1,4 @@
 #pragma once
-#ifndef DISTARRAY_INCLUDING_DETAIL
-#error "distarray/redist/detail/message_chunks.hpp is internal: include <distarray/redist.hpp>"
-#endif
 // Splitting messages for MPI calls whose counts are int: a message of any
 // size travels as consecutive chunks of at most `limit` bytes.
 
