@@ -5,7 +5,7 @@
 // cache) and cold (its pages dropped first):
 //   bare          one pread of the whole file (what a bare H5Dread of
 //                 contiguous rows comes down to)
-//   bands         pread in 1 MiB bands, nothing else (io/detail/slab_transfer.hpp)
+//   bands         pread in 1 MiB bands, nothing else (io/detail/transfer/slab_transfer.hpp)
 //   bands + hash  each band hashed with format 3's sums right after it was
 //                 read, while it is in cache, as a verified restore does
 // and each checksum kernel alone on one band in cache.  All ranks run at once,
@@ -19,7 +19,7 @@
 
 #include <distarray/core.hpp>
 #include <distarray/io.hpp>
-#include <distarray/io/detail/keyed_row_kernels.hpp>
+#include <distarray/io/detail/checksum/keyed_row_kernels.hpp>
 #include <distarray/support/driver_main.hpp>
 #include <distarray/support/json_record.hpp>
 #include <distarray/support/median_timing.hpp>

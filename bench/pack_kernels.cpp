@@ -22,8 +22,8 @@
 // Prints a table and, with --json FILE, the same as a record (support/json_record.hpp).
 
 #include <distarray/core.hpp>
-#include <distarray/redist/detail/packer.hpp>
-#include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/kernels/packer.hpp>
+#include <distarray/redist/detail/tables/plan_tables.hpp>
 #include <distarray/support/driver_main.hpp>
 #include <distarray/support/json_record.hpp>
 #include <distarray/support/options.hpp>

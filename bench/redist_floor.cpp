@@ -1,6 +1,6 @@
 // Plan execution time against the communication floor, in one run.
 //
-// For each case: the plan's time per stage (pack, exchange, unpack) and the
+// For each case: the plan's time per activity (pack, exchange, unpack) and the
 // floor — one bare MPI_Alltoallv of the same per-peer byte counts from
 // pre-packed buffers (the self part included) — each the median over
 // repetitions of the slowest rank.  Prints a table and, with --json FILE, the
@@ -67,7 +67,7 @@ Result run_case(const std::string& name, const std::string& from_text, const std
   options.exchange = engine;
   Plan<double, 2> plan(from, to, MPI_COMM_WORLD, options);
 
-  // Per-stage times: medians over repetitions of the slowest rank.
+  // Times per activity: medians over repetitions of the slowest rank.
   std::vector<double> pack, exchange, unpack, total;
   plan.execute(a, b);
   for (int i = 0; i < reps; ++i) {

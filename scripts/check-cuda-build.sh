@@ -53,7 +53,7 @@ cmake -S . -B build-cuda -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-
 grep "distarray: Kokkos" $log
 # The tests of the kernels and of arrays in device memory, not the CLI or the
 # suites of schedules, plans and checkpoints: the library compiles its steps'
-# kernels itself (redist/detail/step.hpp), so those add mostly host code
+# kernels itself (redist/detail/exec/step.hpp), so those add mostly host code
 # here, compiled twice (host and device passes), and most of the stage's time
 # on 2 cores (scripts/check-gpu.sh builds them all).
 targets=(test_core_mpi test_packer test_kernels_mpi distarray_python)

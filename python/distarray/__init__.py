@@ -119,7 +119,7 @@ class Plan:
 
     @property
     def report(self):
-        """What the plan chose and its time per stage, in seconds, summed over executions (a dict)."""
+        """What the plan chose and its time per activity, in seconds, summed over executions (a dict)."""
         return self._plan.report
 
     def explain(self):

@@ -26,9 +26,8 @@ template <class F>
 decltype(auto) with_stored_array(ArrayBase& a, F&& f) {
   return with_dtype(a.dtype(), [&]<class T>(Tag<T>) {
     if constexpr (ElementType<T>::name == nullptr) {
-      std::string held;
-      for_each_named_element_type([&]<class S>() { held += std::string(ElementType<S>::numpy) + ", "; });
-      throw CheckpointError("checkpoints hold " + held + "not " + ElementType<T>::numpy + " arrays");
+      throw CheckpointError("checkpoints hold " + element_type_names(NameColumn::numpy) + ", not " +
+                            ElementType<T>::numpy + " arrays");
       return f(typed<double, 1, Kokkos::LayoutRight>(a, "unreachable"));  // the return type
     } else {
       return with_ndim(a.ndim(), [&]<int D>(std::integral_constant<int, D>) {

@@ -28,6 +28,7 @@ TEST(ElementTypes, EachNameDispatchesToItsType) {
   EXPECT_EQ(names, (std::set<std::string>{"f32", "f64", "c128", "i32", "i64"}));
   EXPECT_EQ(numpy, (std::set<std::string>{"float32", "float64", "complex128", "int32", "int64"}));
   EXPECT_EQ(element_type_names(), "f32, f64, c128, i32, i64");
+  EXPECT_EQ(element_type_names(NameColumn::numpy), "float32, float64, complex128, int32, int64");
 }
 
 TEST(ElementTypes, UnknownNamesAreRefusedWithTheList) {

@@ -1,10 +1,10 @@
-// Format 3's checksum (io/detail/checksum.hpp): it equals a plain reading
+// Format 3's checksum (io/detail/checksum/checksum.hpp): it equals a plain reading
 // of its specification (docs/checkpoint-format.md) whatever instruction set
 // computed it, and it sees every flipped bit and every swap of two elements.
 
 #include <distarray/io/checkpoint.hpp>
 #define DISTARRAY_INCLUDING_DETAIL  // the kernels, each tested
-#include <distarray/io/detail/keyed_row_kernels.hpp>
+#include <distarray/io/detail/checksum/keyed_row_kernels.hpp>
 #undef DISTARRAY_INCLUDING_DETAIL
 
 #include "mpi/pattern.hpp"

@@ -1,4 +1,4 @@
-// Restores into another layout by row groups (io/detail/row_groups.hpp):
+// Restores into another layout by row groups (io/detail/transfer/row_groups.hpp):
 // groups of a few rows, so that small arrays have many of them, a shorter
 // last one and groups in which some ranks read no rows, give the array saved
 // and the checksum of the whole; which layouts go by groups; a restore

@@ -6,7 +6,7 @@
 // nothing.  Concurrent creators of a new series lose no step.
 
 #define DISTARRAY_INCLUDING_DETAIL  // journal_image.hpp, to forge a journal
-#include <distarray/io/detail/journal_image.hpp>
+#include <distarray/io/detail/durability/journal_image.hpp>
 #include <distarray/io/series.hpp>
 
 #include "mpi/series_steps.hpp"

@@ -6,7 +6,7 @@
 // where a fixed headroom let HDF5's flush meet the full disk.
 
 #define DISTARRAY_INCLUDING_DETAIL  // space_bound.hpp
-#include <distarray/io/detail/space_bound.hpp>
+#include <distarray/io/detail/durability/space_bound.hpp>
 #include <distarray/io/series.hpp>
 
 #include "mpi/pattern.hpp"

@@ -6,7 +6,7 @@
 // disagree (damaged) is refused before anything is written for it.
 
 #define DISTARRAY_INCLUDING_DETAIL  // checksum.hpp, for the format 4 checksum
-#include <distarray/io/detail/checksum.hpp>
+#include <distarray/io/detail/checksum/checksum.hpp>
 #include <distarray/io/series.hpp>
 
 #include "mpi/series_steps.hpp"

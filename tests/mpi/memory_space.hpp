@@ -4,7 +4,7 @@
 // elsewhere buffers are staged through host memory, and nothing moves by
 // derived datatypes (exchange_choice.hpp).
 
-#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/exec/exchange_choice.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The temporary files of a checkpoint being written, found as a user would
-// find them: by their names in the target's folder (io/detail/temporary_file.hpp:
+// find them: by their names in the target's folder (io/detail/durability/temporary_file.hpp:
 // `<first bytes of the name>.<16 hex digits>.distarray-partial`).
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #pragma once
 // Rank 0's send table of a 2-D redistribution, for the execution-half unit tests.
 
-#include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/tables/plan_tables.hpp>
 
 #include <string>
 

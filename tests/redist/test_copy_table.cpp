@@ -3,7 +3,7 @@
 // message exactly once; run chunks that spread any table over the threads;
 // tables appended one after another.
 
-#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/tables/copy_table.hpp>
 #include "send_table.hpp"
 
 #include <gtest/gtest.h>

@@ -5,8 +5,8 @@
 
 #include <distarray/redist/plan.hpp>
 
-#include <distarray/redist/detail/exchange_choice.hpp>
-#include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/exec/exchange_choice.hpp>
+#include <distarray/redist/detail/tables/plan_tables.hpp>
 
 #include "exchange/message_waves.hpp"  // redist/src
 #include "mpi/memory_space.hpp"

@@ -4,7 +4,7 @@
 // (no MPIX_Query_cuda_support, as with MPICH) nothing is handed to MPI
 // unstaged unless every rank's user declared it.
 
-#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/exec/exchange_choice.hpp>
 
 #include "mpi/world.hpp"
 

@@ -8,9 +8,9 @@
 // scaled copy that reads what it writes over; copies large enough for the
 // host kernels' streamed stores.
 
-#include <distarray/redist/detail/own_message.hpp>
-#include <distarray/redist/detail/packer.hpp>
-#include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/kernels/own_message.hpp>
+#include <distarray/redist/detail/kernels/packer.hpp>
+#include <distarray/redist/detail/tables/plan_tables.hpp>
 
 #include <gtest/gtest.h>
 

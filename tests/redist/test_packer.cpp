@@ -7,7 +7,7 @@
 // 16-byte elements, with lines that start off a 16-byte boundary.  Run at 1,
 // 2 and 4 threads.
 
-#include <distarray/redist/detail/packer.hpp>
+#include <distarray/redist/detail/kernels/packer.hpp>
 #include "send_table.hpp"
 
 #include <gtest/gtest.h>

@@ -83,7 +83,7 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
     << "  kernels     " << s.pack_launches << " pack, " << s.unpack_launches << " unpack and "
     << s.local_launches << " local launches per execution (most on a rank)\n"
-    << "  stage       time per execution (slowest rank)\n"
+    << "  activity    time per execution (slowest rank)\n"
     << "    plan    " << ms(s.plan_s) << "   (once)\n"
     << "    pack    " << ms(s.pack_s) << "\n"
     << "    staging " << ms(s.staging_s) << "   (device <-> host, both ways)\n"

@@ -2,7 +2,7 @@
 // MPI_Ineighbor_alltoallv where PeerExchange finds the sharing ranks a
 // sparse graph.
 
-#include "collective_exchange.hpp"
+#include "exchange.hpp"
 
 namespace distarray::detail {
 

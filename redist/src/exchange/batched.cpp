@@ -2,7 +2,7 @@
 // Packed so that each message holds the k pieces one after another, then
 // one MPI_I(neighbor_)alltoallv of k times the bytes.
 
-#include "collective_exchange.hpp"
+#include "exchange.hpp"
 
 namespace distarray::detail {
 

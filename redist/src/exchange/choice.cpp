@@ -3,7 +3,7 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/exec/exchange_choice.hpp>
 
 #include <Kokkos_Core.hpp>
 

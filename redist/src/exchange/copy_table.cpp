@@ -1,4 +1,4 @@
-#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/tables/copy_table.hpp>
 
 #include <algorithm>
 

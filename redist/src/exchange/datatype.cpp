@@ -2,7 +2,7 @@
 // derived types moved in place, the others packed (host memory, or a
 // GPU-aware MPI).
 
-#include "collective_exchange.hpp"
+#include "exchange.hpp"
 
 namespace distarray::detail {
 

@@ -4,7 +4,7 @@
 // them in place (the datatype engine: no user-space packing).  Owns and
 // frees the types.
 
-#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/tables/copy_table.hpp>
 
 #include <mpi.h>
 

@@ -2,7 +2,7 @@
 // source -> destination copy (own_message.hpp).
 
 #include <distarray/core/error.hpp>
-#include <distarray/redist/detail/own_message.hpp>
+#include <distarray/redist/detail/kernels/own_message.hpp>
 
 #include <algorithm>
 #include <optional>

@@ -8,7 +8,7 @@
 
 #include "message_types.hpp"
 
-#include <distarray/redist/detail/copy_table.hpp>
+#include <distarray/redist/detail/tables/copy_table.hpp>
 
 #include <mpi.h>
 

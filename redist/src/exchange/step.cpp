@@ -2,7 +2,7 @@
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/step.hpp>
+#include <distarray/redist/detail/exec/step.hpp>
 
 #include <string>
 

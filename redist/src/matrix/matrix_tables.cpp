@@ -1,7 +1,7 @@
 #ifndef DISTARRAY_INCLUDING_DETAIL
 #define DISTARRAY_INCLUDING_DETAIL
 #endif
-#include <distarray/redist/detail/matrix_tables.hpp>
+#include <distarray/redist/detail/tables/matrix_tables.hpp>
 
 #include <algorithm>
 #include <map>

@@ -7,7 +7,7 @@
 #include "detail/dimensions.hpp"
 
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/exchange_choice.hpp>
+#include <distarray/redist/detail/exec/exchange_choice.hpp>
 #include <distarray/redist/peer_counts.hpp>
 #include <distarray/redist/strategy.hpp>
 

@@ -1,4 +1,4 @@
-#include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/detail/exec/flight.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -1,11 +1,11 @@
-// PlanCommunicators (detail/plan_communicators.hpp): the duplicates, lines and
+// PlanCommunicators (detail/exec/plan_communicators.hpp): the duplicates, lines and
 // renumbered communicator a plan's steps run on.
 
 #include "detail/dimensions.hpp"
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
-#include <distarray/redist/detail/plan_communicators.hpp>
+#include <distarray/redist/detail/exec/plan_communicators.hpp>
 
 #include <utility>
 

@@ -5,7 +5,7 @@
 #include "schedule/unpack_header.hpp"
 
 #include <distarray/core/detail/collective.hpp>
-#include <distarray/redist/detail/plan_tables.hpp>
+#include <distarray/redist/detail/tables/plan_tables.hpp>
 #include <distarray/redist/plan_logic.hpp>
 
 #include <tuple>

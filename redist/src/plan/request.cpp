@@ -1,4 +1,4 @@
-#include <distarray/redist/detail/flight.hpp>
+#include <distarray/redist/detail/exec/flight.hpp>
 #include <distarray/redist/request.hpp>
 
 namespace distarray {

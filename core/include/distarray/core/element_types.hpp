@@ -63,11 +63,16 @@ void for_each_named_element_type(F&& f) {
   [&]<class... T>(ElementTypeList<T...>) { (f.template operator()<T>(), ...); }(NamedElementTypes{});
 }
 
-/// "f32, f64, c128, i32, i64".
-inline std::string element_type_names() {
+/// Which of a type's two names a list gives.
+enum class NameColumn { short_name, numpy };
+
+/// "f32, f64, c128, i32, i64", or numpy's "float32, ..." of the same types.
+inline std::string element_type_names(NameColumn column = NameColumn::short_name) {
   std::string names;
-  for_each_named_element_type(
-      [&]<class T>() { names += (names.empty() ? "" : ", ") + std::string(ElementType<T>::name); });
+  for_each_named_element_type([&]<class T>() {
+    names += (names.empty() ? "" : ", ") +
+             std::string(column == NameColumn::numpy ? ElementType<T>::numpy : ElementType<T>::name);
+  });
   return names;
 }
 

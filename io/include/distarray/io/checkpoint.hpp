@@ -17,8 +17,8 @@
 // column-major.  Every rank writes and reads one contiguous range of rows
 // of the dataset with independent MPI-IO (collective only for compressed
 // datasets, which parallel HDF5 writes no other way), and a plan moves the data between
-// those ranges and the array's layout (detail/file_slab.hpp).  A save cannot lose the previous file: it
-// writes a temporary file of a unique name next to it (created exclusively), reserves the space before
+// those ranges and the array's layout (detail/transfer/file_slab.hpp).  A save cannot lose the previous file:
+// it writes a temporary file of a unique name next to it (created exclusively), reserves the space before
 // writing, agrees on every write's result across ranks, reads the data back and checks its checksum, syncs
 // it, and only then renames it over the old one (docs/reliability.md).  A crash or any error leaves the
 // previous file and removes the temporary. Errors — missing file or dataset, not HDF5, truncated, wrong type
@@ -31,10 +31,10 @@
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/io/compression.hpp>
-#include <distarray/io/detail/array_io.hpp>
-#include <distarray/io/detail/hdf5_file.hpp>
-#include <distarray/io/detail/reserved_space.hpp>
-#include <distarray/io/detail/temporary_file.hpp>
+#include <distarray/io/detail/durability/reserved_space.hpp>
+#include <distarray/io/detail/durability/temporary_file.hpp>
+#include <distarray/io/detail/hdf5/hdf5_file.hpp>
+#include <distarray/io/detail/transfer/array_io.hpp>
 #include <distarray/io/element_type.hpp>
 #include <distarray/io/restore_options.hpp>
 

@@ -29,11 +29,11 @@
 
 #include <distarray/io/attribute.hpp>
 #include <distarray/io/checkpoint.hpp>
-#include <distarray/io/detail/array_io.hpp>
-#include <distarray/io/detail/reserved_space.hpp>
-#include <distarray/io/detail/rollback_journal.hpp>
-#include <distarray/io/detail/series_reading.hpp>
-#include <distarray/io/detail/temporary_file.hpp>
+#include <distarray/io/detail/durability/reserved_space.hpp>
+#include <distarray/io/detail/durability/rollback_journal.hpp>
+#include <distarray/io/detail/durability/temporary_file.hpp>
+#include <distarray/io/detail/series/series_reading.hpp>
+#include <distarray/io/detail/transfer/array_io.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -15,7 +15,7 @@
 // kernels of one exchange step (element_op.hpp): no extra pass.  beta = 0
 // never reads B; alpha = 0 never reads A (and sends nothing); alpha = 1,
 // beta = 0, op none is a redistribution.  A transform runs on the machinery
-// of a Plan (plan.hpp): one Step, run by an Executor (detail/executor.hpp),
+// of a Plan (plan.hpp): one Step, run by an Executor (detail/exec/executor.hpp),
 // completed through a Request.  Every exchange engine but `encoded` moves
 // it (UsageError on every rank: its receivers place data by headers only a
 // Plan builds); transforms that scale go by alltoallv or p2p.
@@ -27,8 +27,8 @@
 
 #include <distarray/core/dist_array.hpp>
 #include <distarray/redist/block_cyclic_matrix.hpp>
-#include <distarray/redist/detail/executor.hpp>
-#include <distarray/redist/detail/matrix_transform_logic.hpp>
+#include <distarray/redist/detail/exec/executor.hpp>
+#include <distarray/redist/detail/exec/matrix_transform_logic.hpp>
 #include <distarray/redist/request.hpp>
 
 #ifdef DISTARRAY_INCLUDING_DETAIL_FROM_MATRIX_TRANSFORM

@@ -12,9 +12,9 @@
 // (block,*) -> (*,block) receives the local transpose inside the unpack.
 // What the plan does is decided by its logic (plan_logic.hpp: strategy,
 // steps, copy tables; no element type, a copyable value); the plan holds
-// the communicators (detail/plan_communicators.hpp) and the intermediate
+// the communicators (detail/exec/plan_communicators.hpp) and the intermediate
 // blocks between steps, in MemorySpace, and runs its steps (buffers and
-// engine per exchange) in an executor (detail/executor.hpp).
+// engine per exchange) in an executor (detail/exec/executor.hpp).
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -22,8 +22,8 @@
 #endif
 
 #include <distarray/core/dist_array.hpp>
-#include <distarray/redist/detail/executor.hpp>
-#include <distarray/redist/detail/plan_communicators.hpp>
+#include <distarray/redist/detail/exec/executor.hpp>
+#include <distarray/redist/detail/exec/plan_communicators.hpp>
 #include <distarray/redist/plan_logic.hpp>
 #include <distarray/redist/plan_report.hpp>
 #include <distarray/redist/request.hpp>
@@ -64,8 +64,8 @@ class Plan {
       logic_ = std::move(other.logic_);
       comms_ = std::move(other.comms_);
       executor_ = std::move(other.executor_);
-      stages_ = std::move(other.stages_);
-      stage_arrays_ = other.stage_arrays_;
+      intermediates_ = std::move(other.intermediates_);
+      intermediate_arrays_ = other.intermediate_arrays_;
     }
     return *this;
   }
@@ -121,14 +121,14 @@ class Plan {
       sources.push_back(in[j].local().data());
       targets.back().push_back(out[j].local().data());
     }
-    const bool grow = in.size() > stage_arrays_;  // the same on every rank: stage() is collective
-    for (std::size_t s = 0; s < stages_.size(); ++s) {
+    const bool grow = in.size() > intermediate_arrays_;  // the same on every rank: allocation is collective
+    for (std::size_t s = 0; s < intermediates_.size(); ++s) {
       const index_t elements = logic_.steps()[s].output_elements;
-      if (grow) stages_[s] = stage(logic_.steps()[s], in.size());
+      if (grow) intermediates_[s] = allocate_intermediates(logic_.steps()[s], in.size());
       for (std::size_t j = 0; j < in.size(); ++j)
-        targets[s].push_back(stages_[s].data() + elements * index_t(j));
+        targets[s].push_back(intermediates_[s].data() + elements * index_t(j));
     }
-    stage_arrays_ = std::max(stage_arrays_, in.size());
+    intermediate_arrays_ = std::max(intermediate_arrays_, in.size());
     return executor_.start(std::move(sources), std::move(targets), exec, std::nullopt, [&] {
       for (std::size_t j = 0; j < in.size(); ++j) Kokkos::deep_copy(exec, out[j].local(), in[j].local());
       exec.fence();
@@ -146,7 +146,7 @@ class Plan {
   /// The communicator to create destination arrays on: the caller's ranks,
   /// renumbered when the plan chose a Kalns-Ni processor mapping.
   MPI_Comm destination_comm() const { return comms_.destination(); }
-  /// Plan shape and accumulated per-stage times of this rank.
+  /// Plan shape and accumulated time per activity of this rank.
   const PlanReport& report() const { return executor_.report(); }
 
  private:
@@ -164,7 +164,7 @@ class Plan {
                                                         steps[s].recv, options, steps[s].encoded,
                                                         {logic_.wisdom(), steps[s].engine_key}));
       if (s + 1 < steps.size())
-        stages_.push_back(stage(steps[s], 1));  // the last step writes the destination
+        intermediates_.push_back(allocate_intermediates(steps[s], 1));  // the last one writes the destination
     }
     logic_.release_tables();  // the steps' packers hold them now
     PlanReport report;
@@ -179,19 +179,19 @@ class Plan {
 
   /// The intermediate blocks of k arrays a step writes (agreed: no rank
   /// alone fails to allocate).
-  Kokkos::View<T*, MemorySpace> stage(const StepLogic& step, std::size_t k) const {
+  Kokkos::View<T*, MemorySpace> allocate_intermediates(const StepLogic& step, std::size_t k) const {
     return detail::agreed(comms_.of(step), [&] {
       const index_t elements = step.output_elements * index_t(k);
       checked_bytes(elements, sizeof(T));
-      return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::stage", Index<1>{elements});
+      return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::intermediate", Index<1>{elements});
     });
   }
 
   PlanLogic<D> logic_;
   detail::PlanCommunicators comms_;
-  detail::Executor<T, MemorySpace> executor_;          // the steps and the execution in flight
-  std::vector<Kokkos::View<T*, MemorySpace>> stages_;  // intermediate local blocks between steps
-  std::size_t stage_arrays_ = 1;                       // arrays the intermediate blocks hold
+  detail::Executor<T, MemorySpace> executor_;                 // the steps and the execution in flight
+  std::vector<Kokkos::View<T*, MemorySpace>> intermediates_;  // intermediate local blocks between steps
+  std::size_t intermediate_arrays_ = 1;                       // arrays the intermediate blocks hold
 };
 
 /// A new array of layout `to` holding `in`'s elements (builds a one-off plan).

@@ -4,7 +4,7 @@
 // step of the chosen chain, which communicator it runs on, the tag, this
 // rank's send and receive copy tables and, where messages are encoded, their
 // headers.  It is a copyable value that names no engine and owns no MPI
-// object: the communicators are the executor's (detail/plan_communicators.hpp).
+// object: the communicators are the executor's (detail/exec/plan_communicators.hpp).
 // Plan<T, ...> turns the steps into typed buffers and engines.  Compiled in
 // redist/src/plan/plan_logic.cpp for D = 1..4.
 
@@ -15,8 +15,8 @@
 
 #include <distarray/core/layout.hpp>
 #include <distarray/core/storage_order.hpp>
-#include <distarray/redist/detail/copy_table.hpp>
-#include <distarray/redist/detail/encoded_messages.hpp>
+#include <distarray/redist/detail/tables/copy_table.hpp>
+#include <distarray/redist/detail/tables/encoded_messages.hpp>
 #include <distarray/redist/strategy.hpp>
 #include <distarray/redist/wisdom.hpp>
 

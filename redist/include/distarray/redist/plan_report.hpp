@@ -1,6 +1,7 @@
 #pragma once
-// What a plan did: its shape (set when built) and its time per stage
-// (accumulated over executions).  Times are this rank's, in seconds.
+// What a plan did: its shape (set when built) and its time per activity
+// (pack, staging, exchange, unpack, local; accumulated over executions).
+// Times are this rank's, in seconds.
 
 #include <distarray/core/types.hpp>
 

@@ -1,0 +1,94 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/exec/executor.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// Executor: the typed shell that Plan and MatrixTransform run their steps
+// in — the flight (its steps, report and execution in progress) and each
+// step's typed buffers, on which it sets, itself, the execution-space
+// instance and the element op of an execution: only block pointers cross
+// Step and Flight untyped.  The front ends keep what is theirs: a plan its
+// communicators and intermediate blocks, a transform its logic and the
+// scaling of B alone.
+
+#include <distarray/redist/detail/exec/flight.hpp>
+#include <distarray/redist/detail/exec/step.hpp>
+#include <distarray/redist/plan_report.hpp>
+#include <distarray/redist/request.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace distarray::detail {
+
+template <class T, class Space>
+class Executor {
+ public:
+  using execution_space = typename Space::execution_space;
+
+  Executor() = default;
+  /// Runs `steps` (make_step<T, Space>) in turn; `report` holds what the
+  /// front end knows (method, schedule), to which the steps' messages,
+  /// bytes and peers are added.  `engine`: the report's name where there are no steps.
+  Executor(std::vector<TypedStep<T, Space>> steps, PlanReport report, std::string engine) {
+    std::vector<std::unique_ptr<Step>> owned;
+    std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      steps[s].step->describe(report);
+      for (int p : steps[s].step->peers()) peers.insert({s, p});
+      buffers_.push_back(steps[s].buffers);
+      owned.push_back(std::move(steps[s].step));
+    }
+    report.peers = int(peers.size());
+    report.steps = int(owned.size());
+    flight_ = std::make_shared<Flight>(std::move(owned), std::move(report), std::move(engine));
+  }
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  Executor(Executor&&) noexcept = default;
+  Executor& operator=(Executor&& other) noexcept {
+    if (this != &other) {
+      abandon();
+      flight_ = std::move(other.flight_);
+      buffers_ = std::move(other.buffers_);
+    }
+    return *this;
+  }
+  ~Executor() { abandon(); }
+
+  /// Starts moving in[j] through the steps: targets[s] holds the k blocks
+  /// step s writes (the last: the destinations); packs and unpacks run on
+  /// `exec` with element op `scaling` (none: a plain copy); `copy` does the
+  /// whole of it where there are no steps.  The front end has agreed the start.
+  Request start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
+                const execution_space& exec, const std::optional<ScaledCopy<T>>& scaling,
+                const std::function<void()>& copy) {
+    if (in.size() > 1) flight_->prepare_batch(int(in.size()));  // collective: here, not in test()
+    for (StepBuffers<T, Space>* b : buffers_) {
+      b->run_on(exec);
+      b->scale(scaling);
+    }
+    flight_->start(std::move(in), std::move(targets), copy);
+    return Request(flight_, flight_->execution());
+  }
+
+  bool in_flight() const { return flight_->in_flight(); }
+  std::size_t step_count() const { return flight_->step_count(); }
+  const PlanReport& report() const { return flight_->report(); }
+
+  /// Completes what is in flight; nothing starts again.  Before the
+  /// communicators or blocks the steps use go.
+  void abandon() noexcept {
+    if (flight_) flight_->abandon();
+  }
+
+ private:
+  std::shared_ptr<Flight> flight_;               // shared with the requests
+  std::vector<StepBuffers<T, Space>*> buffers_;  // each step's, owned by its step
+};
+
+}  // namespace distarray::detail

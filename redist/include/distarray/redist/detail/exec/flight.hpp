@@ -1,0 +1,79 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/exec/flight.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// Flight: a plan's steps and report, and its execution in progress.  The
+// steps run in order, each started as soon as the one before it has
+// completed: inside test() without blocking, or inside wait().  A plan
+// holds one Flight and starts every execution on it; Requests (request.hpp)
+// name one execution of it.  Nothing in it points back at the plan, so that
+// plans move.
+
+#include <distarray/redist/detail/exec/step.hpp>
+#include <distarray/redist/plan_report.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+class Flight {
+ public:
+  /// `steps` run in turn; `report` describes them, and each execution adds
+  /// its times.  `engine`: the report's engine name where there are no steps.
+  Flight(std::vector<std::unique_ptr<Step>> steps, PlanReport report, std::string engine);
+  Flight(const Flight&) = delete;
+  Flight& operator=(const Flight&) = delete;
+
+  /// Starts execution number execution() + 1 of k = in.size() arrays:
+  /// targets[s] holds the k blocks step s writes (the last: the
+  /// destinations).  `copy` does the whole of it when there are no steps.
+  void start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
+             const std::function<void()>& copy);
+  /// Progresses without blocking; true once the execution is complete.
+  bool test() { return advance(false); }
+  /// Completes the execution.
+  void wait() { advance(true); }
+
+  /// Before a start of k > 1 arrays: Step::prepare_batch for every step
+  /// (collective over each step's communicator).
+  void prepare_batch(int k) {
+    for (const auto& step : steps_) step->prepare_batch(k);
+  }
+  std::size_t step_count() const { return steps_.size(); }
+  bool in_flight() const { return in_flight_; }
+  const PlanReport& report() const { return report_; }
+  /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
+  std::string engine_names() const;
+  /// Executions started so far.
+  long execution() const { return execution_; }
+  /// For destructors, which cannot throw: completes what is in flight, an
+  /// error going to stderr as "distarray: `who` was destroyed while
+  /// executing; ...".
+  void complete_quietly(const char* who) noexcept;
+  /// The plan is going away: completes what is in flight
+  /// (complete_quietly), and nothing is started again.
+  void abandon() noexcept;
+
+ private:
+  bool advance(bool block);
+  /// Runs f; if it throws, the execution is no longer in flight.
+  template <class F>
+  void grounded_on_error(F&& f);
+  void start_step(std::size_t s);
+  void completed();
+
+  std::vector<std::unique_ptr<Step>> steps_;
+  PlanReport report_;
+  std::string engine_;   // the name where there are no steps
+  bool naming_ = false;  // an automatic engine was still measuring at start: name the engines again
+  std::vector<const void*> in_, from_;       // the sources; what the current step reads
+  std::vector<std::vector<void*>> targets_;  // where step s writes: k intermediate blocks, then the destinations
+  std::size_t current_ = 0;
+  bool in_flight_ = false;
+  long execution_ = 0;
+};
+
+}  // namespace distarray::detail

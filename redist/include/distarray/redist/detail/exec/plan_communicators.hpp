@@ -1,0 +1,67 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/exec/plan_communicators.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// The communicators an executor's steps run on, owned, so that a plan's logic
+// (plan_logic.hpp) stays a copyable value: a copy of this would either share
+// them (two executors whose messages, on the same tags, could match each
+// other's) or duplicate them (a collective call hidden in a copy), so it is
+// move-only.  Built once per Plan or MatrixTransform
+// (redist/src/plan/plan_communicators.cpp).
+
+#include <distarray/redist/plan_logic.hpp>
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace distarray::detail {
+
+class PlanCommunicators {
+ public:
+  /// Collective over `caller`: its duplicate (MPI_ERRORS_RETURN, so that the
+  /// library's messages never meet the caller's) and the agreements' own.
+  explicit PlanCommunicators(MPI_Comm caller);
+  /// The same, and what `logic`'s steps need besides: indirect steps, the
+  /// lines of the source grid; a Kalns-Ni mapping, the renumbered
+  /// destination communicator.  Collective over `caller`.
+  template <int D>
+  PlanCommunicators(MPI_Comm caller, const PlanLogic<D>& logic);
+  PlanCommunicators(const PlanCommunicators&) = delete;
+  PlanCommunicators& operator=(const PlanCommunicators&) = delete;
+  PlanCommunicators(PlanCommunicators&& other) noexcept { take(other); }
+  PlanCommunicators& operator=(PlanCommunicators&& other) noexcept;
+  ~PlanCommunicators() { free(); }
+
+  /// The duplicate of the caller's communicator.
+  MPI_Comm comm() const { return comm_; }
+  /// The communicator to create destination arrays on: comm(), renumbered
+  /// when the strategy chose a Kalns-Ni processor mapping.
+  MPI_Comm destination() const { return destination_ != MPI_COMM_NULL ? destination_ : comm_; }
+  /// The communicator `step` runs on (StepLogic::line).
+  MPI_Comm of(const StepLogic& step) const { return step.line < 0 ? comm_ : lines_[std::size_t(step.line)]; }
+  /// Throws ShapeMismatch when an array's communicator is not the caller's
+  /// (nor congruent to it), or a destination's not destination().  Not collective.
+  void check_arrays(MPI_Comm source, MPI_Comm destination) const;
+  /// Collective, before an execution of `count` arrays (or pairs, `what`)
+  /// starts anything: runs this rank's `checks`, then every rank throws the
+  /// same error (the lowest refusing rank's) when any rank's checks threw,
+  /// and a UsageError when ranks pass different counts.  The agreement has
+  /// its own communicator: a step of the execution in flight may still have
+  /// collectives pending on comm() on some ranks and not on others.
+  void agree_to_start(std::size_t count, const std::string& what, const std::function<void()>& checks) const;
+
+ private:
+  void take(PlanCommunicators& other) noexcept;
+  void free() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm control_ = MPI_COMM_NULL;      // agree_to_start's
+  MPI_Comm destination_ = MPI_COMM_NULL;  // renumbered destinations only
+  std::vector<MPI_Comm> lines_;           // indirect: along each dimension; MPI_COMM_NULL off the grid
+};
+
+}  // namespace distarray::detail

@@ -1,0 +1,221 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/kernels/host_copy_kernels.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// The packers' copy kernels on host backends (Serial, OpenMP, Threads):
+// copy_tiles_host and copy_runs_streamed, host specialisations of
+// copy_kernels.hpp's team kernels (issue 50, item 1).  Each thread takes
+// whole work items (run chunks, tile tasks).  When a launch writes more than
+// a cache holds (`stream`) and only moves bits, its output goes out with
+// non-temporal stores, which skip reading each destination line into the
+// cache before writing it over: one read and one write per element, as
+// memcpy does for large copies.  A transpose sweeps its tile task in strips
+// one cache line wide across the side written and the task's length along
+// the side read: each thread reads a line's worth of sequential streams
+// (which the hardware prefetches) and writes whole lines.  Measured on
+// bench_one_rank and bench_pack_kernels (docs/performance.md): without
+// streamed stores the strided side runs at a quarter of a copy here.
+//
+// Host code only (x86's SSE2 intrinsics where present, plain stores
+// elsewhere): these are never compiled for a device.
+
+#include <distarray/redist/detail/kernels/copy_kernels.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace distarray::detail {
+
+/// A launch writing at least this many bytes streams its output past the
+/// caches: more than a core's share of a last-level cache, where a write
+/// that went through the cache would be evicted before it is read again.
+constexpr std::size_t stream_bytes = std::size_t(4) << 20;
+
+/// Elements per 64-byte cache line (at least 1).
+template <class T>
+constexpr index_t line_elements = sizeof(T) >= 64 ? 1 : index_t(64 / sizeof(T));
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/// 16 bytes of elements q, q+1, ... of from(): one, two or four elements.
+template <class T, class From>
+inline __m128i sixteen_bytes(const From& from, index_t q) {
+  const auto bits = [&](index_t i) { return reinterpret_cast<const char*>(&from(q + i)); };
+  if constexpr (sizeof(T) == 16) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(bits(0)));
+  } else if constexpr (sizeof(T) == 8) {
+    return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bits(0))),
+                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bits(1))));
+  } else {  // each word into a register (movd) and interleaved: never through memory
+    const auto word = [&](index_t i) {
+      int w;
+      std::memcpy(&w, bits(i), 4);
+      return _mm_cvtsi32_si128(w);
+    };
+    return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(0), word(1)), _mm_unpacklo_epi32(word(2), word(3)));
+  }
+}
+#endif
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/// One element of 4 or 8 bytes out with a non-temporal store (MOVNTI).
+template <class T>
+inline void stream_element(T* out, const T& value) {
+  if constexpr (sizeof(T) == 4) {
+    int w;
+    std::memcpy(&w, &value, 4);
+    _mm_stream_si32(reinterpret_cast<int*>(out), w);
+  } else {
+    long long w;
+    std::memcpy(&w, &value, 8);
+    _mm_stream_si64(reinterpret_cast<long long*>(out), w);
+  }
+}
+#endif
+
+/// out[q] = from(q) for q in [0, n), with 16-byte non-temporal stores from
+/// the first 16-byte boundary of `out` on (x86; plain stores elsewhere).
+/// The elements before and after those go out non-temporally too: a plain
+/// store into a line that is being written non-temporally flushes it half
+/// done (a transposing pack of f32 rows 8 bytes off a 16-byte boundary ran
+/// at 0.04 of a copy so).
+template <class T, class From>
+inline void stream_line(T* out, index_t n, const From& from) {
+  index_t q = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) {
+    constexpr index_t per = index_t(16 / sizeof(T));
+    const auto single = [&](index_t i) {
+      if constexpr (sizeof(T) == 16)
+        out[i] = from(i);  // never off a 16-byte boundary in a 16-byte-aligned block
+      else
+        stream_element(out + i, from(i));
+    };
+    for (; q < n && (reinterpret_cast<std::uintptr_t>(out + q) & 15) != 0; ++q) single(q);
+    for (; q + per <= n; q += per)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(out + q), sixteen_bytes<T>(from, q));
+    for (; q < n; ++q) single(q);
+  }
+#endif
+  for (; q < n; ++q) out[q] = from(q);
+}
+
+/// Makes this thread's streamed stores visible before the launch ends.
+inline void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+/// out[q] = op(from(q)) for q in [0, n): streamed where asked and the op
+/// only moves bits; else in place through the op (which may read what it
+/// writes over: ScaledCopy's beta).
+template <class T, class Op, class From>
+inline void write_line(T* out, index_t n, bool stream, bool pack, const Op& op, const From& from) {
+  if constexpr (is_plain_copy<Op>::value) {
+    if (stream) return stream_line(out, n, from);
+  }
+  for (index_t q = 0; q < n; ++q) {
+    if (pack)
+      op.pack(out[q], from(q));
+    else
+      op.unpack(out[q], from(q));
+  }
+}
+
+template <class Exec>
+using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
+
+/// copy_runs on a host backend where a launch streams and its runs are
+/// long (shorter runs keep copy_runs, whose vector loops serve them
+/// better): one run chunk per iteration, its runs a line at a time on the
+/// side written (the buffer in a pack, the local block in an unpack).
+template <class Space, class T, class Op>
+void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
+                        const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
+                        T* buffer, bool pack, Op op, const typename Space::execution_space& exec) {
+  constexpr index_t L = line_elements<T>;
+  Kokkos::parallel_for(
+      pack ? "distarray::pack" : "distarray::unpack",
+      HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t i) {
+        const RunChunk c = chunks(i);
+        const CopyRow row = rows(c.row);
+        for_item_runs<Space>(c, row.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
+          T* const l = local + row.local_base + run.start;
+          T* const b = buffer + row.buffer_base + run.offset;
+          const index_t s = run.stride;
+          for (index_t j0 = jb; j0 < je; j0 += L) {
+            const index_t n = je - j0 < L ? je - j0 : L;
+            if (pack)
+              write_line(b + j0, n, true, true, op, [&](index_t q) -> const T& { return l[(j0 + q) * s]; });
+            else if (s == 1)
+              write_line(l + j0, n, true, false, op, [&](index_t q) -> const T& { return b[j0 + q]; });
+            else  // spaced single elements of the local block, one by one
+              for (index_t j = j0; j < j0 + n; ++j) op.unpack(l[j * s], b[j]);
+          }
+        });
+        stream_fence();
+      });
+}
+
+/// copy_tiles on a host backend: one tile task per iteration, in strips of
+/// line_elements along the side written, each swept along the side read: a
+/// pack reads along the rows (neighbours in the local block) and writes a
+/// line of each row's run into the buffer; an unpack reads along the run
+/// and writes a line of rows into the local block (where the rows are
+/// neighbours in memory, else element by element).
+template <class Space, class T, class Op>
+void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
+                     const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
+                     T* buffer, bool pack, Op op, bool stream, const typename Space::execution_space& exec) {
+  constexpr index_t L = line_elements<T>;
+  Kokkos::parallel_for(
+      pack ? "distarray::pack_tiled" : "distarray::unpack_tiled",
+      HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t t) {
+        const TileTask task = tasks(t);
+        const CopyRow first = rows(task.row_begin);
+        bool adjacent = true;  // rows at consecutive local places: lines of the local block
+        for (index_t r = task.row_begin; r < task.row_end; ++r)
+          adjacent = adjacent && rows(r).local_base == first.local_base + (r - task.row_begin);
+        // Every row of a message has the same runs (the first row's).
+        for_item_runs<Space>(task, first.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
+          const index_t s = run.stride;
+          // Element (r, j): local[rows(r).local_base + run.start + j s] and
+          // buffer[rows(r).buffer_base + run.offset + j].
+          const auto at_local = [&](index_t r, index_t j) {
+            return local + rows(r).local_base + run.start + j * s;
+          };
+          const auto at_buffer = [&](index_t r, index_t j) {
+            return buffer + rows(r).buffer_base + run.offset + j;
+          };
+          if (pack) {  // read along the rows (neighbours in the local block), a line of the run at a time
+            for (index_t j0 = jb; j0 < je; j0 += L) {
+              const index_t nj = je - j0 < L ? je - j0 : L;
+              for (index_t r = task.row_begin; r < task.row_end; ++r) {
+                const T* const from = at_local(r, j0);
+                write_line(at_buffer(r, j0), nj, stream, true, op,
+                           [&](index_t q) -> const T& { return from[q * s]; });
+              }
+            }
+          } else if (adjacent) {  // read along the run, a line of rows at a time
+            for (index_t r0 = task.row_begin; r0 < task.row_end; r0 += L) {
+              const index_t nr = task.row_end - r0 < L ? task.row_end - r0 : L;
+              for (index_t j = jb; j < je; ++j)
+                write_line(at_local(r0, j), nr, stream, false, op,
+                           [&](index_t q) -> const T& { return *at_buffer(r0 + q, j); });
+            }
+          } else {
+            for (index_t r = task.row_begin; r < task.row_end; ++r)
+              for (index_t j = jb; j < je; ++j) op.unpack(*at_local(r, j), *at_buffer(r, j));
+          }
+        });
+        if (stream) stream_fence();
+      });
+}
+
+}  // namespace distarray::detail
