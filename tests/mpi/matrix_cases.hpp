@@ -229,19 +229,24 @@ std::string describe(const TransformCase<T>& c) {
          ")";
 }
 
-/// A random case: op, scalars, matrices and window, on `pairs` pairs of arrays.
+/// A random case: op, scalars, matrices and window, on `pairs` pairs of
+/// arrays, moved by `engine`.
 template <class T>
-void run_random_case(std::mt19937& rng, int case_number, bool copies_only, int pairs = 1) {
+void run_random_case(std::mt19937& rng, int case_number, bool copies_only, int pairs = 1,
+                     ExchangeEngine engine = ExchangeEngine::automatic) {
   const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const MatrixOp op = copies_only ? MatrixOp(pick(0, 1)) : MatrixOp(pick(0, 2));
   const T scalars[] = {T(0), T(1), T(-1.5), value_of<T>(1, 2, 3)};
   const T alpha = copies_only ? T(1) : scalars[pick(0, 3)];
   const T beta = copies_only ? T(0) : scalars[pick(0, 3)];
   const auto c = draw_case<T>(rng, op, alpha, beta);
+  PlanOptions options;
+  options.exchange = engine;
   MatrixTransform<T> t(c.a, c.a_at, c.b, c.b_at, c.extent, op, MPI_COMM_WORLD,
-                       copies_only ? MatrixExecutions::copies_only : MatrixExecutions::any);
-  EXPECT_EQ(wrong_elements(c, t, "case " + std::to_string(case_number), pairs), 0)
-      << "case " << case_number << ", " << pairs << " pairs: " << describe(c);
+                       copies_only ? MatrixExecutions::copies_only : MatrixExecutions::any, options);
+  const std::string what =
+      "case " + std::to_string(case_number) + " (" + std::string(to_string(engine)) + ")";
+  EXPECT_EQ(wrong_elements(c, t, what, pairs), 0) << what << ", " << pairs << " pairs: " << describe(c);
 }
 
 }  // namespace distarray::testing

@@ -2,8 +2,8 @@
 // for every method and engine, against the oracle (array j holds the
 // pattern plus j * 10^6, so a piece of one array landing in another is
 // seen), blocking and under test() alone; ragged sizes, N < P, ranks that
-// own nothing; and the errors of mismatched arrays (and of the encoded
-// engine, which cannot batch) on every rank.
+// own nothing (the encoded engine moves a batch array by array); and the
+// errors of mismatched arrays on every rank.
 
 #include <distarray/redist/plan.hpp>
 
@@ -89,13 +89,6 @@ TEST(Batched, EveryMethodAndEngineAgainstTheOracle) {
           continue;
         }
         ++plans;
-        if (e == ExchangeEngine::encoded) {  // one array at a time only
-          const auto a = arrays(from, 2, true);
-          auto b = arrays(to, 2, false);
-          if (plan->report().steps > 0)
-            expect_throw_on_every_rank([&] { plan->execute(std::span(a), std::span(b)); }, "encoded engine");
-          continue;
-        }
         for (std::size_t k = 1; k <= 5; ++k) {
           SCOPED_TRACE("'" + pair.from + "' -> '" + pair.to + "' " + std::string(to_string(m)) + " " +
                        std::string(to_string(e)) + " k = " + std::to_string(k));

@@ -39,6 +39,9 @@ TEST(MatrixTransform, BatchesOfPairsAgainstTheOracle) {
   for (int c = 0; c < 40; ++c) testing::run_random_case<double>(rng, c, false, 2 + c % 3);
   for (int c = 0; c < 20; ++c) testing::run_random_case<std::complex<double>>(rng, c, false, 2 + c % 2);
   for (int c = 0; c < 20; ++c) testing::run_random_case<int>(rng, c, true, 2 + c % 3);
+  // The encoded engine moves the pairs one after another.
+  for (int c = 0; c < 20; ++c)
+    testing::run_random_case<double>(rng, c, false, 2 + c % 3, ExchangeEngine::encoded);
 }
 
 /// Refusals of start, agreed on every rank; a request dropped before wait()

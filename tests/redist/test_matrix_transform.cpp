@@ -39,6 +39,11 @@ TEST(MatrixTransform, RandomWindowsAgainstTheOracle) {
   for (int c = 0; c < 40; ++c) testing::run_random_case<Kokkos::complex<float>>(rng, c, false);
   for (int c = 0; c < 60; ++c) testing::run_random_case<int>(rng, c, true);
   for (int c = 0; c < 60; ++c) testing::run_random_case<double>(rng, c, true);
+  // The encoded engine: receivers place each message by its header alone.
+  for (int c = 0; c < 60; ++c) testing::run_random_case<double>(rng, c, false, 1, ExchangeEngine::encoded);
+  for (int c = 0; c < 30; ++c)
+    testing::run_random_case<std::complex<float>>(rng, c, false, 1, ExchangeEngine::encoded);
+  for (int c = 0; c < 30; ++c) testing::run_random_case<int>(rng, c, true, 1, ExchangeEngine::encoded);
 }
 
 /// Every op with every pair of scalars (a complex alpha and beta included)
@@ -77,8 +82,9 @@ TEST(MatrixTransform, EveryOpAndScalarOnEveryComplexType) {
 
 TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
   std::mt19937 rng(20261127);
-  for (const ExchangeEngine engine : {ExchangeEngine::automatic, ExchangeEngine::alltoallv,
-                                      ExchangeEngine::datatype, ExchangeEngine::p2p}) {
+  for (const ExchangeEngine engine :
+       {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p,
+        ExchangeEngine::encoded}) {
     PlanOptions options;
     options.exchange = engine;
     for (int k = 0; k < 12; ++k) {
@@ -107,15 +113,6 @@ TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
 TEST(MatrixTransform, RefusalsOnEveryRank) {
   std::mt19937 rng(20261128);
   const auto c = testing::draw_case<double>(rng, MatrixOp::transpose, 1.0, 0.0, 1);
-  PlanOptions encoded;
-  encoded.exchange = ExchangeEngine::encoded;
-  for (const MatrixExecutions executions : {MatrixExecutions::copies_only, MatrixExecutions::any})
-    testing::expect_throw_on_every_rank(
-        [&] {
-          MatrixTransform<double>(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD, executions,
-                                  encoded);
-        },
-        "encoded engine");
   PlanOptions datatype;
   datatype.exchange = ExchangeEngine::datatype;
   testing::expect_throw_on_every_rank(
@@ -160,6 +157,35 @@ TEST(MatrixTransform, DistArraysOfAnyLayout) {
       const double want = double(-i - j) + (inside ? 2.0 * double((1 + j - 2) * 10 + (i - 1)) : 0.0);
       EXPECT_EQ(all[std::size_t(i * 9 + j)], want) << "B(" << i << "," << j << ")";
     }
+}
+
+// A one-off transform that does not scale is a copy, which the datatype
+// engine moves; one that scales is refused there on every rank.
+TEST(MatrixTransform, OneOffCopiesOnTheDatatypeEngine) {
+  const int size = world_size();
+  const Layout<2> from = Layout<2>::parse("block,cyclic(2) on 1x" + std::to_string(size), {8, 11});
+  const Layout<2> to = Layout<2>::parse("cyclic(3),block on " + std::to_string(size) + "x1", {11, 8});
+  DistArray<double, 2, Kokkos::HostSpace> a(from, MPI_COMM_WORLD);
+  DistArray<double, 2, Kokkos::HostSpace> b(to, MPI_COMM_WORLD);
+  a.fill([](const Index<2>& g) { return double(g[0] * 100 + g[1]); });
+  b.fill([](const Index<2>& g) { return double(-1 - g[0] - g[1]); });
+  PlanOptions datatype;
+  datatype.exchange = ExchangeEngine::datatype;
+  // B(2:9, 1:7) = A(0:6, 3:10)^T
+  transform(1.0, MatrixOp::transpose, a, {0, 3}, 0.0, b, {2, 1}, {7, 6}, datatype);
+  const std::vector<double> all = b.gather();
+  if (world_rank() == 0)
+    for (index_t i = 0; i < 11; ++i)
+      for (index_t j = 0; j < 8; ++j) {
+        const bool inside = i >= 2 && i < 9 && j >= 1 && j < 7;
+        const double want = inside ? double((j - 1) * 100 + 3 + (i - 2)) : double(-1 - i - j);
+        EXPECT_EQ(all[std::size_t(i * 8 + j)], want) << "B(" << i << "," << j << ")";
+      }
+  testing::expect_throw_on_every_rank(
+      [&] {
+        transform(2.0, MatrixOp::transpose, a, {0, 3}, 0.0, b, {2, 1}, {7, 6}, datatype);
+      },
+      "cannot scale");
 }
 
 /// B(1:, 2:) = alpha*A(0:, 1:)^H + beta*B on arrays in the default memory

@@ -166,12 +166,13 @@ TEST(Refusals, BatchRefusalsWithRanksOutsideTheGrid) {
   const std::string last = std::to_string(n - 1);
   const auto from = Layout<2>::parse("*,cyclic on 1x1@" + last, {2, 3});
   const auto to = Layout<2>::parse("block,* on 1x1@" + last, {2, 3});
-  {
+  {  // not a refusal: the encoded engine moves a batch array by array, ranks outside the grid included
     Plan<double, 2> plan(from, to, MPI_COMM_WORLD, indirect_with(ExchangeEngine::encoded));
     std::vector<DistArray<double, 2>> a, b;
     for (int j = 0; j < 2; ++j) a.emplace_back(from, MPI_COMM_WORLD), b.emplace_back(to, MPI_COMM_WORLD);
-    expect_agreed<UsageError>(
-        "k = 2 on encoded", [&] { plan.execute(std::span(a), std::span(b)); }, "encoded engine");
+    for (auto& x : a) testing::fill_pattern(x);
+    plan.execute(std::span(a), std::span(b));
+    for (const auto& y : b) EXPECT_EQ(testing::local_mismatches(y), 0) << "k = 2 on encoded";
   }
   Plan<double, 2> plan(from, to, MPI_COMM_WORLD, indirect_with(ExchangeEngine::p2p));
   std::vector<DistArray<double, 2>> a, b;

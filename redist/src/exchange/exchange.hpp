@@ -75,6 +75,9 @@ std::unique_ptr<Exchange> make_datatype_exchange(const StepShape& shape, Exchang
 /// k arrays at once, whatever the step's engine: one message per peer
 /// holds the k pieces one after another.
 std::unique_ptr<Exchange> make_batched_exchange(BatchBuffers& buffers, std::shared_ptr<PeerExchange> peers);
+/// k arrays one after another through `one`, an engine that moves one at a
+/// time (encoded: each header describes one array's piece).
+std::unique_ptr<Exchange> make_array_by_array_exchange(Exchange& one);
 /// Non-blocking sends and receives in chunks; messages unpacked in waves as they arrive.
 std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                        MessageBuffers& messages);

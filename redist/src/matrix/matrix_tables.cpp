@@ -3,6 +3,8 @@
 #endif
 #include <distarray/redist/detail/tables/matrix_tables.hpp>
 
+#include "schedule/unpack_header.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -25,21 +27,57 @@ void append(AxisRuns& runs, int peer, index_t start, index_t length) {
     s.push_back({start, length});
 }
 
+/// What one process of B and one of A exchange along one axis pair.
+struct AxisSplit {
+  AxisRuns received;     // B-local runs of the pieces B's process holds, per A process
+  AxisRuns sent;         // A-local runs of the pieces A's process holds, per B process
+  AxisRuns sent_placed;  // the same pieces' B-local runs, per B process: the receivers' unpacking runs
+};
+
 /// Splits [0, length) of B's axis from b_at and A's axis from a_at at every
-/// block edge of either; `received` gets the B-local runs of pieces B's
-/// process `b_proc` holds, per A process, and `sent` the A-local runs of
-/// pieces A's process `a_proc` holds, per B process (a negative process:
-/// this rank holds no part of that matrix).
-void split_axis(const CyclicAxis& b, index_t b_at, const CyclicAxis& a, index_t a_at, index_t length,
-                int b_proc, int a_proc, AxisRuns& received, AxisRuns& sent) {
+/// block edge of either, seen from B's process `b_proc` and A's process
+/// `a_proc` (a negative process: this rank holds no part of that matrix).
+AxisSplit split_axis(const CyclicAxis& b, index_t b_at, const CyclicAxis& a, index_t a_at, index_t length,
+                     int b_proc, int a_proc) {
+  AxisSplit split;
   for (index_t i = 0; i < length;) {
     const index_t gb = b_at + i, ga = a_at + i;
     const index_t piece = std::min({b.block() - gb % b.block(), a.block() - ga % a.block(), length - i});
     const int pb = b.owner(gb), pa = a.owner(ga);
-    if (pb == b_proc) append(received, pa, b.local_index(gb), piece);
-    if (pa == a_proc) append(sent, pb, a.local_index(ga), piece);
+    if (pb == b_proc) append(split.received, pa, b.local_index(gb), piece);
+    if (pa == a_proc) {
+      append(split.sent, pb, a.local_index(ga), piece);
+      append(split.sent_placed, pb, b.local_index(gb), piece);
+    }
     i += piece;
   }
+  return split;
+}
+
+/// Hsu-Chung's encoding for a transform (ICPP'97, as a Plan's encoded
+/// steps): each send message's header holds, per B axis, the receiver's
+/// unpacking runs in the runs form; a receiver's decoder rebuilds its
+/// receive message from a header alone, as its receive table would list it.
+EncodedMessages encoding_of(const BlockCyclicMatrix& b, const CopyTable& send,
+                            const std::array<AxisSplit, 2>& axes, const Index<2>& b_storage_extents) {
+  EncodedMessages e;
+  for (const CopyTable::Message& m : send.messages) {
+    const auto q = *b.coord_of(m.rank);
+    auto& header = e.headers.emplace_back();
+    for (std::size_t d = 0; d < 2; ++d) {
+      const auto it = axes[d].sent_placed.find(q[d]);
+      append_run_words(header, it == axes[d].sent_placed.end() ? nullptr : &it->second);
+    }
+  }
+  e.decode = [order = b.order, b_storage_extents](int source, const std::vector<index_t>& header) {
+    std::size_t pos = 0;
+    const std::array<PeerRuns, 2> runs = {read_run_words(header, pos, source),
+                                          read_run_words(header, pos, source)};
+    CopyTable table;
+    table.add_message<2>(source, {&runs[0], &runs[1]}, b_storage_extents, order, order);
+    return table;
+  };
+  return e;
 }
 
 /// The extents that give a local array its strides (storage_strides): the
@@ -56,17 +94,16 @@ StorageOrder flipped(StorageOrder o) {
 }  // namespace
 
 MatrixTables matrix_tables(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b,
-                           Index<2> b_at, Index<2> extent, bool transpose, int rank) {
+                           Index<2> b_at, Index<2> extent, bool transpose, int rank, bool encode) {
   const auto mine_a = a.coord_of(rank), mine_b = b.coord_of(rank);
   // B's axis d pairs with A's axis d, or the other one under a transpose.
-  const auto paired = [&](int d) { return std::size_t(transpose ? 1 - d : d); };
-  std::array<AxisRuns, 2> received, sent;  // per B axis
-  for (int d = 0; d < 2; ++d) {
-    const std::size_t ad = paired(d);
-    split_axis(b.axes[std::size_t(d)], b_at[std::size_t(d)], a.axes[ad], a_at[ad], extent[std::size_t(d)],
-               mine_b ? (*mine_b)[std::size_t(d)] : -1, mine_a ? (*mine_a)[ad] : -1, received[std::size_t(d)],
-               sent[std::size_t(d)]);
-  }
+  const auto paired = [&](std::size_t d) { return transpose ? 1 - d : d; };
+  std::array<AxisSplit, 2> axes;  // per B axis
+  for (std::size_t d = 0; d < 2; ++d)
+    axes[d] = split_axis(b.axes[d], b_at[d], a.axes[paired(d)], a_at[paired(d)], extent[d],
+                         mine_b ? (*mine_b)[d] : -1, mine_a ? (*mine_a)[paired(d)] : -1);
+  const std::array<AxisRuns, 2> received = {axes[0].received, axes[1].received},
+                                sent = {axes[0].sent, axes[1].sent};
   MatrixTables t;
   // Messages in order of the peer's rank; elements in B's storage order.
   const auto add = [](CopyTable& table, const BlockCyclicMatrix& peer_matrix, const BlockCyclicMatrix& own,
@@ -91,6 +128,7 @@ MatrixTables matrix_tables(const BlockCyclicMatrix& a, Index<2> a_at, const Bloc
     add(t.send, b, a, along_a, transpose, transpose ? flipped(b.order) : b.order,
         storage_extents(a, a.local_extents(rank)));
   }
+  if (encode) t.encoded = encoding_of(b, t.send, axes, storage_extents(b, b.local_extents(rank)));
   return t;
 }
 

@@ -25,7 +25,7 @@ void check_window(const char* name, const BlockCyclicMatrix& m, const Index<2>& 
 
 MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> a_at,
                                            const BlockCyclicMatrix& b, Index<2> b_at, Index<2> extent,
-                                           MatrixOp op, MPI_Comm comm)
+                                           MatrixOp op, MPI_Comm comm, bool encode)
     : comms_(comm), op_(op) {
   const int rank = detail::rank_of(comm), size = detail::ranks_of(comm);
   const bool transpose = op != MatrixOp::none;
@@ -34,7 +34,7 @@ MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> 
     b.validate(rank, size);
     check_window("B", b, b_at, extent);
     check_window("A", a, a_at, transpose ? Index<2>{extent[1], extent[0]} : extent);
-    return matrix_tables(a, a_at, b, b_at, extent, transpose, rank);
+    return matrix_tables(a, a_at, b, b_at, extent, transpose, rank, encode);
   });
 }
 

@@ -27,10 +27,14 @@ void append_unpack_words(std::vector<index_t>& words, ScheduleMethod method, con
   // The receiver's runs from p: what it would have computed for itself.
   const auto all = partition_runs(method, dst, q, src);
   const auto it = std::find_if(all.begin(), all.end(), [p](const PeerRuns& r) { return r.peer == p; });
+  append_run_words(words, it == all.end() ? nullptr : &*it);
+}
+
+void append_run_words(std::vector<index_t>& words, const PeerRuns* r) {
   words.push_back(runs);
-  words.push_back(it == all.end() ? 0 : index_t(it->patterns.size()));
-  if (it == all.end()) return;
-  for (const RunPattern& pat : it->patterns) {
+  words.push_back(r ? index_t(r->patterns.size()) : 0);
+  if (!r) return;
+  for (const RunPattern& pat : r->patterns) {
     words.insert(words.end(), {pat.period, pat.repeat, index_t(pat.segments.size())});
     for (const Segment& s : pat.segments) words.insert(words.end(), {s.start, s.length});
   }
@@ -38,15 +42,20 @@ void append_unpack_words(std::vector<index_t>& words, ScheduleMethod method, con
 
 PeerRuns read_unpack_words(const std::vector<index_t>& words, std::size_t& pos, const Dist1D& src,
                            const Dist1D& dst, int p, int q) {
-  const index_t tag = next(words, pos);
-  if (tag == closed_form) {
+  if (pos < words.size() && words[pos] == closed_form) {
+    ++pos;
     UnpackParams params;
     params.first = next(words, pos);
     params.count = next(words, pos);
     return decode_unpack_params(params, src, dst, p, q);
   }
+  return read_run_words(words, pos, p);
+}
+
+PeerRuns read_run_words(const std::vector<index_t>& words, std::size_t& pos, int peer) {
+  const index_t tag = next(words, pos);
   if (tag != runs) throw Error("encoded message header has an unknown tag " + std::to_string(tag));
-  PeerRuns r{p, {}};
+  PeerRuns r{peer, {}};
   for (index_t n = next(words, pos); n > 0; --n) {
     RunPattern pat;
     pat.period = next(words, pos);

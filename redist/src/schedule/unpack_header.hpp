@@ -23,4 +23,12 @@ void append_unpack_words(std::vector<index_t>& words, ScheduleMethod method, con
 PeerRuns read_unpack_words(const std::vector<index_t>& words, std::size_t& pos, const Dist1D& src,
                            const Dist1D& dst, int p, int q);
 
+/// Appends a receiver's runs in the runs form (nullptr: none), for messages
+/// whose runs no closed form describes (a matrix transform's windows).
+void append_run_words(std::vector<index_t>& words, const PeerRuns* runs);
+
+/// Reads words append_run_words wrote, from `pos` (advancing it): the runs
+/// of the message from `peer`.
+PeerRuns read_run_words(const std::vector<index_t>& words, std::size_t& pos, int peer);
+
 }  // namespace distarray::detail

@@ -16,9 +16,9 @@
 // never reads B; alpha = 0 never reads A (and sends nothing); alpha = 1,
 // beta = 0, op none is a redistribution.  A transform runs on the machinery
 // of a Plan (plan.hpp): one Step, run by an Executor (detail/exec/executor.hpp),
-// completed through a Request.  Every exchange engine but `encoded` moves
-// it (UsageError on every rank: its receivers place data by headers only a
-// Plan builds); transforms that scale go by alltoallv or p2p.
+// completed through a Request.  Every exchange engine moves it (on
+// `encoded`, each message's header holds the receiver's runs, as a Plan's
+// encoded steps do); transforms that scale go by alltoallv, p2p or encoded.
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -70,16 +70,13 @@ class MatrixTransform {
   MatrixTransform(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
                   Index<2> extent, MatrixOp op, MPI_Comm comm,
                   MatrixExecutions executions = MatrixExecutions::any, PlanOptions options = {})
-      : logic_(std::make_unique<detail::MatrixTransformLogic>(a, a_at, b, b_at, extent, op, comm)),
+      : logic_(std::make_unique<detail::MatrixTransformLogic>(a, a_at, b, b_at, extent, op, comm,
+                                                              options.exchange == ExchangeEngine::encoded)),
         executions_(executions),
         destination_(logic_->tables().recv) {
     const bool conjugates = op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value;
     if (executions == MatrixExecutions::copies_only && conjugates)
       throw UsageError("MatrixTransform: a conjugate transpose is not a plain copy");
-    if (options.exchange == ExchangeEngine::encoded)
-      throw UsageError(
-          "MatrixTransform: the encoded engine places what it receives by message headers, which only a Plan "
-          "builds; choose another exchange engine");
     // Datatypes move sides in place and cannot scale: a transform for any
     // alpha and beta packs.  Asked for by name, that is an error, not a silent swap.
     if (executions == MatrixExecutions::any && options.exchange == ExchangeEngine::datatype)
@@ -88,9 +85,13 @@ class MatrixTransform {
           "with MatrixExecutions::copies_only, or choose alltoallv or p2p");
     if (executions == MatrixExecutions::any && options.exchange == ExchangeEngine::automatic)
       options.exchange = ExchangeEngine::alltoallv;
+    // Encoded messages are placed by their headers: the step gets no receive
+    // table (B's is kept for B = beta*B, which moves nothing).
+    const detail::MatrixTables& tables = logic_->tables();
     std::vector<detail::TypedStep<T, MemorySpace>> steps;
-    steps.push_back(detail::make_step<T, MemorySpace>(logic_->comm(), 0, logic_->tables().send,
-                                                      logic_->tables().recv, options));
+    steps.push_back(detail::make_step<T, MemorySpace>(
+        logic_->comm(), 0, tables.send, tables.encoded.decode ? detail::CopyTable{} : tables.recv, options,
+        tables.encoded));
     executor_ = detail::Executor<T, MemorySpace>(std::move(steps), PlanReport{}, "");
   }
   MatrixTransform(const MatrixTransform&) = delete;
@@ -192,7 +193,9 @@ BlockCyclicMatrix matrix_of(const DistArray<T, 2, Space, Order>& x) {
 }
 
 /// One-off: sub(B) = alpha*op(sub(A)) + beta*sub(B) for 2-D DistArrays on
-/// the same ranks; sub(B) is `extent` at `b_at`, sub(A) at `a_at`.
+/// the same ranks; sub(B) is `extent` at `b_at`, sub(A) at `a_at`.  One
+/// that does not scale (alpha = 1, beta = 0, no conjugation) is a copy:
+/// every engine moves it, datatypes in place included.
 template <class T, class Space, class OrderA, class OrderB>
 void transform(T alpha, MatrixOp op, const DistArray<T, 2, Space, OrderA>& a, Index<2> a_at, T beta,
                DistArray<T, 2, Space, OrderB>& b, Index<2> b_at, Index<2> extent,
@@ -201,8 +204,10 @@ void transform(T alpha, MatrixOp op, const DistArray<T, 2, Space, OrderA>& a, In
   DISTARRAY_MPI_CHECK(MPI_Comm_compare(a.comm(), b.comm(), &same));
   if (same != MPI_CONGRUENT && same != MPI_IDENT)
     throw ShapeMismatch("transform: the two arrays live on different communicators");
+  const bool copies =
+      alpha == T(1) && beta == T(0) && !(op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value);
   MatrixTransform<T, Space> t(matrix_of(a), a_at, matrix_of(b), b_at, extent, op, a.comm(),
-                              MatrixExecutions::any, options);
+                              copies ? MatrixExecutions::copies_only : MatrixExecutions::any, options);
   t.execute(alpha, a.local().data(), beta, b.local().data());
 }
 

@@ -90,8 +90,9 @@ class Plan {
   /// The same for k arrays of the plan's layouts, moved together: one
   /// exchange per step, one message per peer holding all k pieces (the
   /// first such execution of a step builds its peer graph; intermediate
-  /// blocks grow to k).  UsageError on every rank when the counts differ
-  /// (here or between ranks) and for k > 1 on the encoded engine;
+  /// blocks grow to k; the encoded engine, whose headers each place one
+  /// array's piece, moves the k arrays one after another).  UsageError on
+  /// every rank when the counts differ (here or between ranks);
   /// ShapeMismatch on every rank when any rank passes a wrong array.
   Request start(std::span<const source_type> in, std::span<destination_type> out,
                 const execution_space& exec = execution_space()) {
@@ -105,10 +106,6 @@ class Plan {
       if (in.size() != out.size())
         throw UsageError("Plan::start: " + std::to_string(in.size()) + " source arrays but " +
                          std::to_string(out.size()) + " destination arrays");
-      if (in.size() > 1 && options().exchange == ExchangeEngine::encoded)
-        throw UsageError(
-            "Plan::start: the encoded engine cannot move several arrays at once (its receivers have no "
-            "receive table to place k pieces by); build the plan with another exchange engine");
       for (std::size_t j = 0; j < in.size(); ++j) {
         logic_.check_layouts(in[j].layout(), out[j].layout());
         comms_.check_arrays(in[j].comm(), out[j].comm());

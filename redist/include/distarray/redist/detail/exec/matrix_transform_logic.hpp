@@ -20,9 +20,10 @@ namespace distarray::detail {
 class MatrixTransformLogic {
  public:
   /// Collective over `comm`: LayoutError or ShapeMismatch on every rank for
-  /// bad matrices or windows.
+  /// bad matrices or windows.  `encode`: the messages carry headers (the
+  /// encoded engine), from which receivers place them.
   MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
-                       Index<2> extent, MatrixOp op, MPI_Comm comm);
+                       Index<2> extent, MatrixOp op, MPI_Comm comm, bool encode = false);
 
   /// The communicator the exchange runs on (the caller's, duplicated).
   MPI_Comm comm() const { return comms_.comm(); }

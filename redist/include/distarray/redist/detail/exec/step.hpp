@@ -46,11 +46,12 @@ class Step {
   /// The same for k = in.size() blocks at once (in[j] into out[j]; the
   /// pointer arrays must live until the execution completes), non-blocking: start, then
   /// test() until true or wait().  One exchange: the step's engine for one
-  /// block, one message per peer holding all k pieces for more.
+  /// block, one message per peer holding all k pieces for more (on the
+  /// encoded engine, whose headers each place one array's piece, the k
+  /// arrays one after another).
   void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report);
   /// Before a batched start of k > 1 arrays: builds what it needs (the
-  /// buffers, the peer graph).  Collective over the step's communicator;
-  /// not for the encoded engine (Plan::start refuses k > 1 there).
+  /// buffers, the peer graph).  Collective over the step's communicator.
   void prepare_batch(int k);
   bool test(PlanReport& report);
   void wait(PlanReport& report);
@@ -67,6 +68,7 @@ class Step {
 
   std::unique_ptr<StepShape> shape_;
   index_t own_elements_;
+  bool placed_by_headers_;  // encoded: batches go array by array
   std::unique_ptr<StepHalf> buffers_;
   std::unique_ptr<Exchange> exchange_;
   std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)

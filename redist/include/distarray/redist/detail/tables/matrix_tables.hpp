@@ -13,15 +13,18 @@
 
 #include <distarray/redist/block_cyclic_matrix.hpp>
 #include <distarray/redist/detail/tables/copy_table.hpp>
+#include <distarray/redist/detail/tables/encoded_messages.hpp>
 
 namespace distarray::detail {
 
 struct MatrixTables {
   CopyTable send, recv;
+  EncodedMessages encoded;  ///< with `encode`: a header per send message and the decoder (else none)
 };
 
-/// This rank's tables (ranks of the communicator the matrices' rank maps use).
+/// This rank's tables (ranks of the communicator the matrices' rank maps use);
+/// `encode`: also the headers of the encoded engine.
 MatrixTables matrix_tables(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b,
-                           Index<2> b_at, Index<2> extent, bool transpose, int rank);
+                           Index<2> b_at, Index<2> extent, bool transpose, int rank, bool encode = false);
 
 }  // namespace distarray::detail
