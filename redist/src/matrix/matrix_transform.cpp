@@ -26,10 +26,10 @@ void check_window(const char* name, const BlockCyclicMatrix& m, const Index<2>& 
 MatrixTransformLogic::MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> a_at,
                                            const BlockCyclicMatrix& b, Index<2> b_at, Index<2> extent,
                                            MatrixOp op, MPI_Comm comm, bool encode)
-    : comms_(comm), op_(op) {
+    : op_(op) {
   const int rank = detail::rank_of(comm), size = detail::ranks_of(comm);
   const bool transpose = op != MatrixOp::none;
-  tables_ = agreed(comms_.comm(), [&] {
+  tables_ = agreed(comm, [&] {
     a.validate(rank, size);
     b.validate(rank, size);
     check_window("B", b, b_at, extent);

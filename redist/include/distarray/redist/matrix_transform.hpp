@@ -70,10 +70,11 @@ class MatrixTransform {
   MatrixTransform(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
                   Index<2> extent, MatrixOp op, MPI_Comm comm,
                   MatrixExecutions executions = MatrixExecutions::any, PlanOptions options = {})
-      : logic_(std::make_unique<detail::MatrixTransformLogic>(a, a_at, b, b_at, extent, op, comm,
-                                                              options.exchange == ExchangeEngine::encoded)),
-        executions_(executions),
-        destination_(logic_->tables().recv) {
+      : executions_(executions) {
+    detail::PlanCommunicators comms(comm);
+    logic_ = std::make_unique<detail::MatrixTransformLogic>(a, a_at, b, b_at, extent, op, comms.comm(),
+                                                            options.exchange == ExchangeEngine::encoded);
+    destination_ = detail::Packer<T, MemorySpace>(logic_->tables().recv);
     const bool conjugates = op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value;
     if (executions == MatrixExecutions::copies_only && conjugates)
       throw UsageError("MatrixTransform: a conjugate transpose is not a plain copy");
@@ -90,26 +91,18 @@ class MatrixTransform {
     const detail::MatrixTables& tables = logic_->tables();
     std::vector<detail::TypedStep<T, MemorySpace>> steps;
     steps.push_back(detail::make_step<T, MemorySpace>(
-        logic_->comm(), 0, tables.send, tables.encoded.decode ? detail::CopyTable{} : tables.recv, options,
+        comms.comm(), 0, tables.send, tables.encoded.decode ? detail::CopyTable{} : tables.recv, options,
         tables.encoded));
-    executor_ = detail::Executor<T, MemorySpace>(std::move(steps), PlanReport{}, "");
+    executor_ = detail::Executor<T, MemorySpace>(std::move(comms), std::move(steps), PlanReport{}, "");
   }
   MatrixTransform(const MatrixTransform&) = delete;
   MatrixTransform& operator=(const MatrixTransform&) = delete;
-  /// A moved-from transform may only be destroyed or assigned to.
+  /// A moved-from transform may only be destroyed or assigned to.  An
+  /// execution in flight is completed first (by the executor, which owns
+  /// the communicator and the step).
   MatrixTransform(MatrixTransform&&) noexcept = default;
-  MatrixTransform& operator=(MatrixTransform&& other) noexcept {
-    if (this != &other) {
-      executor_.abandon();  // before the logic frees the communicator the step uses
-      logic_ = std::move(other.logic_);
-      executions_ = other.executions_;
-      destination_ = std::move(other.destination_);
-      executor_ = std::move(other.executor_);
-    }
-    return *this;
-  }
-  /// An execution in flight is completed first.
-  ~MatrixTransform() { executor_.abandon(); }
+  MatrixTransform& operator=(MatrixTransform&&) noexcept = default;
+  ~MatrixTransform() = default;
 
   /// B = alpha*op(A) + beta*B on this rank's local arrays `a` and `b` (with
   /// their leading dimensions; null where this rank holds none).  Collective:
@@ -134,7 +127,8 @@ class MatrixTransform {
   /// every rank when the counts differ (here or between ranks).
   Request start(T alpha, std::span<const T* const> a, T beta, std::span<T* const> b,
                 const execution_space& exec = execution_space()) {
-    logic_->agree_to_start(a.size(), [&] { check_start(alpha, a.size(), beta, b.size()); });
+    executor_.comms().agree_to_start(a.size(), "the number of matrix pairs to move",
+                                     [&] { check_start(alpha, a.size(), beta, b.size()); });
     return begin(alpha, a, beta, b, exec);
   }
   /// start(alpha, a, beta, b, exec) without its agreement across ranks, for
@@ -147,7 +141,7 @@ class MatrixTransform {
 
   /// Messages, bytes, engine and times of this rank.
   const PlanReport& report() const { return executor_.report(); }
-  MPI_Comm comm() const { return logic_->comm(); }
+  MPI_Comm comm() const { return executor_.comms().comm(); }
 
  private:
   /// UsageError for a start this transform refuses.

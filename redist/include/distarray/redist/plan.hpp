@@ -12,9 +12,9 @@
 // (block,*) -> (*,block) receives the local transpose inside the unpack.
 // What the plan does is decided by its logic (plan_logic.hpp: strategy,
 // steps, copy tables; no element type, a copyable value); the plan holds
-// the communicators (detail/exec/plan_communicators.hpp) and the intermediate
-// blocks between steps, in MemorySpace, and runs its steps (buffers and
-// engine per exchange) in an executor (detail/exec/executor.hpp).
+// the intermediate blocks between steps, in MemorySpace, and runs its steps
+// (buffers and engine per exchange) in an executor (detail/exec/executor.hpp),
+// which owns the communicators they run on (detail/exec/plan_communicators.hpp).
 
 #ifndef DISTARRAY_INCLUDING_DETAIL  // lets this header include internal ones (as Kokkos' impl/ guard)
 #define DISTARRAY_INCLUDING_DETAIL
@@ -60,9 +60,8 @@ class Plan {
   Plan(Plan&&) noexcept = default;
   Plan& operator=(Plan&& other) noexcept {
     if (this != &other) {
-      executor_.abandon();  // before the communicators and blocks its steps use are freed
+      executor_.abandon();  // before the blocks its steps use are freed
       logic_ = std::move(other.logic_);
-      comms_ = std::move(other.comms_);
       executor_ = std::move(other.executor_);
       intermediates_ = std::move(other.intermediates_);
       intermediate_arrays_ = other.intermediate_arrays_;
@@ -99,7 +98,7 @@ class Plan {
     // Every refusal is agreed before anything starts: a rank outside the
     // grids has no steps (its execution completes inside start) and must
     // refuse exactly when the others do.
-    comms_.agree_to_start(in.size(), "the number of arrays to move", [&] {
+    executor_.comms().agree_to_start(in.size(), "the number of arrays to move", [&] {
       if (executor_.in_flight())
         throw UsageError(
             "Plan::start: this plan's previous execution is in flight; wait() for its request first");
@@ -108,7 +107,7 @@ class Plan {
                          std::to_string(out.size()) + " destination arrays");
       for (std::size_t j = 0; j < in.size(); ++j) {
         logic_.check_layouts(in[j].layout(), out[j].layout());
-        comms_.check_arrays(in[j].comm(), out[j].comm());
+        executor_.comms().check_arrays(in[j].comm(), out[j].comm());
       }
     });
     if (in.empty()) return Request();
@@ -121,7 +120,9 @@ class Plan {
     const bool grow = in.size() > intermediate_arrays_;  // the same on every rank: allocation is collective
     for (std::size_t s = 0; s < intermediates_.size(); ++s) {
       const index_t elements = logic_.steps()[s].output_elements;
-      if (grow) intermediates_[s] = allocate_intermediates(logic_.steps()[s], in.size());
+      if (grow)
+        intermediates_[s] =
+            allocate_intermediates(executor_.comms().of(logic_.steps()[s]), logic_.steps()[s], in.size());
       for (std::size_t j = 0; j < in.size(); ++j)
         targets[s].push_back(intermediates_[s].data() + elements * index_t(j));
     }
@@ -142,7 +143,7 @@ class Plan {
   const PlanOptions& options() const { return logic_.options(); }
   /// The communicator to create destination arrays on: the caller's ranks,
   /// renumbered when the plan chose a Kalns-Ni processor mapping.
-  MPI_Comm destination_comm() const { return comms_.destination(); }
+  MPI_Comm destination_comm() const { return executor_.comms().destination(); }
   /// Plan shape and accumulated time per activity of this rank.
   const PlanReport& report() const { return executor_.report(); }
 
@@ -152,16 +153,16 @@ class Plan {
 
   /// `begun`: when construction began (the report's plan_seconds).
   Plan(double begun, const Layout<D>& from, const Layout<D>& to, MPI_Comm comm, const PlanOptions& options)
-      : logic_(from, to, comm, options, sizeof(T), std::pair(source_order, destination_order)),
-        comms_(comm, logic_) {
+      : logic_(from, to, comm, options, sizeof(T), std::pair(source_order, destination_order)) {
+    detail::PlanCommunicators comms(comm, logic_);
     const auto& steps = logic_.steps();
     std::vector<detail::TypedStep<T, MemorySpace>> built;
     for (std::size_t s = 0; s < steps.size(); ++s) {
-      built.push_back(detail::make_step<T, MemorySpace>(comms_.of(steps[s]), steps[s].tag, steps[s].send,
+      built.push_back(detail::make_step<T, MemorySpace>(comms.of(steps[s]), steps[s].tag, steps[s].send,
                                                         steps[s].recv, options, steps[s].encoded,
                                                         {logic_.wisdom(), steps[s].engine_key}));
       if (s + 1 < steps.size())
-        intermediates_.push_back(allocate_intermediates(steps[s], 1));  // the last one writes the destination
+        intermediates_.push_back(allocate_intermediates(comms.of(steps[s]), steps[s], 1));  // not the last's
     }
     logic_.release_tables();  // the steps' packers hold them now
     PlanReport report;
@@ -170,14 +171,15 @@ class Plan {
     report.schedule = logic_.schedule_names();
     report.cost_model = logic_.strategy().model.source;
     report.plan_seconds = MPI_Wtime() - begun;
-    executor_ = detail::Executor<T, MemorySpace>(std::move(built), std::move(report),
+    executor_ = detail::Executor<T, MemorySpace>(std::move(comms), std::move(built), std::move(report),
                                                  std::string(to_string(options.exchange)));
   }
 
-  /// The intermediate blocks of k arrays a step writes (agreed: no rank
-  /// alone fails to allocate).
-  Kokkos::View<T*, MemorySpace> allocate_intermediates(const StepLogic& step, std::size_t k) const {
-    return detail::agreed(comms_.of(step), [&] {
+  /// The intermediate blocks of k arrays a step writes (agreed over the
+  /// step's communicator: no rank alone fails to allocate).
+  static Kokkos::View<T*, MemorySpace> allocate_intermediates(MPI_Comm comm, const StepLogic& step,
+                                                              std::size_t k) {
+    return detail::agreed(comm, [&] {
       const index_t elements = step.output_elements * index_t(k);
       checked_bytes(elements, sizeof(T));
       return detail::make_view<Kokkos::View<T*, MemorySpace>>("distarray::intermediate", Index<1>{elements});
@@ -185,7 +187,6 @@ class Plan {
   }
 
   PlanLogic<D> logic_;
-  detail::PlanCommunicators comms_;
   detail::Executor<T, MemorySpace> executor_;                 // the steps and the execution in flight
   std::vector<Kokkos::View<T*, MemorySpace>> intermediates_;  // intermediate local blocks between steps
   std::size_t intermediate_arrays_ = 1;                       // arrays the intermediate blocks hold

@@ -3,14 +3,15 @@
 #error "distarray/redist/detail/exec/executor.hpp is internal: include <distarray/redist.hpp>"
 #endif
 // Executor: the typed shell that Plan and MatrixTransform run their steps
-// in — the flight (its steps, report and execution in progress) and each
-// step's typed buffers, on which it sets, itself, the execution-space
-// instance and the element op of an execution: only block pointers cross
-// Step and Flight untyped.  The front ends keep what is theirs: a plan its
-// communicators and intermediate blocks, a transform its logic and the
-// scaling of B alone.
+// in — the communicators the steps run on, the flight (its steps, report
+// and execution in progress) and each step's typed buffers, on which it
+// sets, itself, the execution-space instance and the element op of an
+// execution: only block pointers cross Step and Flight untyped.  The front
+// ends keep what is theirs: a plan its logic and intermediate blocks, a
+// transform its logic and the scaling of B alone.
 
 #include <distarray/redist/detail/exec/flight.hpp>
+#include <distarray/redist/detail/exec/plan_communicators.hpp>
 #include <distarray/redist/detail/exec/step.hpp>
 #include <distarray/redist/plan_report.hpp>
 #include <distarray/redist/request.hpp>
@@ -31,10 +32,13 @@ class Executor {
   using execution_space = typename Space::execution_space;
 
   Executor() = default;
-  /// Runs `steps` (make_step<T, Space>) in turn; `report` holds what the
-  /// front end knows (method, schedule), to which the steps' messages,
-  /// bytes and peers are added.  `engine`: the report's name where there are no steps.
-  Executor(std::vector<TypedStep<T, Space>> steps, PlanReport report, std::string engine) {
+  /// Runs `steps` (make_step<T, Space> on `comms`, which it keeps) in turn;
+  /// `report` holds what the front end knows (method, schedule), to which
+  /// the steps' messages, bytes and peers are added.  `engine`: the
+  /// report's name where there are no steps.
+  Executor(PlanCommunicators comms, std::vector<TypedStep<T, Space>> steps, PlanReport report,
+           std::string engine)
+      : comms_(std::move(comms)) {
     std::vector<std::unique_ptr<Step>> owned;
     std::set<std::pair<std::size_t, int>> peers;  // (step, rank)
     for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -55,6 +59,7 @@ class Executor {
       abandon();
       flight_ = std::move(other.flight_);
       buffers_ = std::move(other.buffers_);
+      comms_ = std::move(other.comms_);  // after the flight that used them
     }
     return *this;
   }
@@ -76,17 +81,19 @@ class Executor {
     return Request(flight_, flight_->execution());
   }
 
+  const PlanCommunicators& comms() const { return comms_; }
   bool in_flight() const { return flight_->in_flight(); }
   std::size_t step_count() const { return flight_->step_count(); }
   const PlanReport& report() const { return flight_->report(); }
 
-  /// Completes what is in flight; nothing starts again.  Before the
-  /// communicators or blocks the steps use go.
+  /// Completes what is in flight; nothing starts again.  Before the blocks
+  /// the steps use go.
   void abandon() noexcept {
     if (flight_) flight_->abandon();
   }
 
  private:
+  PlanCommunicators comms_;                      // declared first: freed after the flight
   std::shared_ptr<Flight> flight_;               // shared with the requests
   std::vector<StepBuffers<T, Space>*> buffers_;  // each step's, owned by its step
 };

@@ -2,8 +2,9 @@
 #ifndef DISTARRAY_INCLUDING_DETAIL
 #error "distarray/redist/detail/exec/plan_communicators.hpp is internal: include <distarray/redist.hpp>"
 #endif
-// The communicators an executor's steps run on, owned, so that a plan's logic
-// (plan_logic.hpp) stays a copyable value: a copy of this would either share
+// The communicators an executor's steps run on, owned by the executor
+// (executor.hpp), so that a plan's logic (plan_logic.hpp) and a transform's
+// stay copyable values: a copy of this would either share
 // them (two executors whose messages, on the same tags, could match each
 // other's) or duplicate them (a collective call hidden in a copy), so it is
 // move-only.  Built once per Plan or MatrixTransform
@@ -22,6 +23,7 @@ namespace distarray::detail {
 
 class PlanCommunicators {
  public:
+  PlanCommunicators() = default;  ///< none (a moved-from or not yet built executor's)
   /// Collective over `caller`: its duplicate (MPI_ERRORS_RETURN, so that the
   /// library's messages never meet the caller's) and the agreements' own.
   explicit PlanCommunicators(MPI_Comm caller);
