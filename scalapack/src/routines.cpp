@@ -54,9 +54,12 @@ constexpr int type_code() {
 }
 
 /// One routine call: B = alpha*op(A) + beta*B over the processes of `ctxt`.
+/// A call that neither scales nor conjugates (every p?gemr2d, a p?tran or
+/// p?geadd with alpha = 1, beta = 0) is a copy, which every engine may move.
 template <class T>
-void run(const char* routine, const CallArguments& call, int ctxt, int ctxt_argument, MatrixOp op,
-         MatrixExecutions executions, T alpha, const T* a, T beta, T* b) {
+void run(const char* routine, const CallArguments& call, int ctxt, int ctxt_argument, MatrixOp op, T alpha,
+         const T* a, T beta, T* b) {
+  const MatrixExecutions executions = executions_for(alpha, beta, op);
   last_error = 0;
   try {
     ensure_kokkos();
@@ -101,8 +104,8 @@ void gemr2d(const char* routine, const int* m, const int* n, const S* a, const i
             const int* desca, S* b, const int* ib, const int* jb, const int* descb, const int* ictxt) {
   const auto call = arguments(*m, *n, *ia, *ja, known_descriptor(desca), *ib, *jb, known_descriptor(descb),
                               false, {1, 2, 4, 5, 6, 8, 9, 10});
-  run<T>(routine, call, *ictxt, 11, MatrixOp::none, MatrixExecutions::copies_only, T(1),
-         reinterpret_cast<const T*>(a), T(0), reinterpret_cast<T*>(b));
+  run<T>(routine, call, *ictxt, 11, MatrixOp::none, T(1), reinterpret_cast<const T*>(a), T(0),
+         reinterpret_cast<T*>(b));
 }
 
 template <class T, class S>
@@ -110,8 +113,8 @@ void tran(const char* routine, MatrixOp op, const int* m, const int* n, const S*
           const int* ia, const int* ja, const int* desca, const S* beta, S* c, const int* ic, const int* jc,
           const int* descc) {
   const auto call = arguments(*m, *n, *ia, *ja, desca, *ic, *jc, descc, true, {1, 2, 5, 6, 7, 10, 11, 12});
-  run<T>(routine, call, desca[1], 7, op, MatrixExecutions::any, *reinterpret_cast<const T*>(alpha),
-         reinterpret_cast<const T*>(a), *reinterpret_cast<const T*>(beta), reinterpret_cast<T*>(c));
+  run<T>(routine, call, desca[1], 7, op, *reinterpret_cast<const T*>(alpha), reinterpret_cast<const T*>(a),
+         *reinterpret_cast<const T*>(beta), reinterpret_cast<T*>(c));
 }
 
 template <class T, class S>
@@ -130,8 +133,8 @@ void geadd(const char* routine, const char* trans, const int* m, const int* n, c
   }
   const auto call =
       arguments(*m, *n, *ia, *ja, desca, *ic, *jc, descc, op != MatrixOp::none, {2, 3, 6, 7, 8, 11, 12, 13});
-  run<T>(routine, call, desca[1], 8, op, MatrixExecutions::any, *reinterpret_cast<const T*>(alpha),
-         reinterpret_cast<const T*>(a), *reinterpret_cast<const T*>(beta), reinterpret_cast<T*>(c));
+  run<T>(routine, call, desca[1], 8, op, *reinterpret_cast<const T*>(alpha), reinterpret_cast<const T*>(a),
+         *reinterpret_cast<const T*>(beta), reinterpret_cast<T*>(c));
 }
 
 using C = Kokkos::complex<float>;

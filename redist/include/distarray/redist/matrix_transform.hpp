@@ -49,6 +49,14 @@ enum class MatrixExecutions {
   copies_only  ///< alpha = 1, beta = 0 only (p?gemr2d): the exchange may move sides in place by datatypes
 };
 
+/// The executions a transform with these scalars needs: copies only where
+/// it neither scales nor conjugates, so that every engine may move it.
+template <class T>
+MatrixExecutions executions_for(T alpha, T beta, MatrixOp op) {
+  const bool conjugates = op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value;
+  return alpha == T(1) && beta == T(0) && !conjugates ? MatrixExecutions::copies_only : MatrixExecutions::any;
+}
+
 namespace detail {
 /// Passed to MatrixTransform::start by a caller that makes every rank start
 /// alike itself (one pair, the same scalars, nothing in flight): the
@@ -198,10 +206,8 @@ void transform(T alpha, MatrixOp op, const DistArray<T, 2, Space, OrderA>& a, In
   DISTARRAY_MPI_CHECK(MPI_Comm_compare(a.comm(), b.comm(), &same));
   if (same != MPI_CONGRUENT && same != MPI_IDENT)
     throw ShapeMismatch("transform: the two arrays live on different communicators");
-  const bool copies =
-      alpha == T(1) && beta == T(0) && !(op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value);
   MatrixTransform<T, Space> t(matrix_of(a), a_at, matrix_of(b), b_at, extent, op, a.comm(),
-                              copies ? MatrixExecutions::copies_only : MatrixExecutions::any, options);
+                              executions_for(alpha, beta, op), options);
   t.execute(alpha, a.local().data(), beta, b.local().data());
 }
 
