@@ -70,7 +70,7 @@ class Flight {
   std::string engine_;   // the name where there are no steps
   bool naming_ = false;  // an automatic engine was still measuring at start: name the engines again
   std::vector<const void*> in_, from_;       // the sources; what the current step reads
-  std::vector<std::vector<void*>> targets_;  // where step s writes: k intermediate blocks, then the destinations
+  std::vector<std::vector<void*>> targets_;  // where step s writes: k intermediates, then the destinations
   std::size_t current_ = 0;
   bool in_flight_ = false;
   long execution_ = 0;
