@@ -4,7 +4,8 @@
 // one launch; unpacking restores what packing read, one message alone
 // exactly its elements.  The Streamed cases are large enough (a side over
 // stream_bytes) for the host kernels' non-temporal stores, for 4-, 8- and
-// 16-byte elements, with lines that start off a 16-byte boundary.  Run at 1,
+// 16-byte elements, with lines that start off a 16-byte boundary and on
+// one (TransposedSquaresOnLineBoundaries).  Run at 1,
 // 2 and 4 threads.
 
 #include <distarray/redist/detail/kernels/packer.hpp>
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -125,6 +127,17 @@ void check_streamed(index_t n, index_t m) {
 TEST(Packer, StreamedFloat) { check_streamed<float>(3001, 1201); }
 TEST(Packer, StreamedDouble) { check_streamed<double>(2001, 803); }
 TEST(Packer, StreamedComplex) { check_streamed<Kokkos::complex<double>>(1203, 701); }
+
+// Transposes whose lines start on 16-byte boundaries (extents multiples of
+// 4) but do not fill whole squares of a line's elements: the host kernels'
+// squares through registers, with ragged rows and runs around them,
+// streamed (the first two) and not.
+TEST(Packer, TransposedSquaresOnLineBoundaries) {
+  check<float>("block,* on 3x1", "*,block on 1x3", 3000, 1500, row, col, true);
+  check<double>("block,* on 3x1", "*,block on 1x3", 3000, 1500, row, col, true);
+  check<float>("block,* on 3x1", "*,block on 1x3", 300, 180, row, col, true);
+  check<std::int64_t>("block,* on 3x1", "*,block on 1x3", 600, 276, row, col, true);
+}
 
 }  // namespace
 }  // namespace distarray::detail

@@ -12,23 +12,21 @@
 // memcpy does for large copies.  A transpose sweeps its tile task in strips
 // one cache line wide across the side written and the task's length along
 // the side read: each thread reads a line's worth of sequential streams
-// (which the hardware prefetches) and writes whole lines.  Measured on
-// bench_one_rank and bench_pack_kernels (docs/performance.md): without
-// streamed stores the strided side runs at a quarter of a copy here.
+// (which the hardware prefetches) and writes whole lines; where the rows
+// are neighbours and the lines written start on 16-byte boundaries, a
+// square of a line's elements at a time, transposed in registers
+// (host_lines.hpp).  Measured on bench_one_rank and bench_pack_kernels
+// (docs/performance.md): without streamed stores the strided side runs at
+// a quarter of a copy here.
 //
-// Host code only (x86's SSE2 intrinsics where present, plain stores
-// elsewhere): these are never compiled for a device.
+// Host code only: never compiled for a device.
 
 #include <distarray/redist/detail/kernels/copy_kernels.hpp>
+#include <distarray/redist/detail/kernels/host_lines.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <cstring>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace distarray::detail {
 
@@ -37,89 +35,12 @@ namespace distarray::detail {
 /// that went through the cache would be evicted before it is read again.
 constexpr std::size_t stream_bytes = std::size_t(4) << 20;
 
-/// Elements per 64-byte cache line (at least 1).
-template <class T>
-constexpr index_t line_elements = sizeof(T) >= 64 ? 1 : index_t(64 / sizeof(T));
-
-#if defined(__SSE2__) && defined(__x86_64__)
-/// 16 bytes of elements q, q+1, ... of from(): one, two or four elements.
-template <class T, class From>
-inline __m128i sixteen_bytes(const From& from, index_t q) {
-  const auto bits = [&](index_t i) { return reinterpret_cast<const char*>(&from(q + i)); };
-  if constexpr (sizeof(T) == 16) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(bits(0)));
-  } else if constexpr (sizeof(T) == 8) {
-    return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bits(0))),
-                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bits(1))));
-  } else {  // each word into a register (movd) and interleaved: never through memory
-    const auto word = [&](index_t i) {
-      int w;
-      std::memcpy(&w, bits(i), 4);
-      return _mm_cvtsi32_si128(w);
-    };
-    return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(0), word(1)), _mm_unpacklo_epi32(word(2), word(3)));
-  }
-}
-#endif
-
-#if defined(__SSE2__) && defined(__x86_64__)
-/// One element of 4 or 8 bytes out with a non-temporal store (MOVNTI).
-template <class T>
-inline void stream_element(T* out, const T& value) {
-  if constexpr (sizeof(T) == 4) {
-    int w;
-    std::memcpy(&w, &value, 4);
-    _mm_stream_si32(reinterpret_cast<int*>(out), w);
-  } else {
-    long long w;
-    std::memcpy(&w, &value, 8);
-    _mm_stream_si64(reinterpret_cast<long long*>(out), w);
-  }
-}
-#endif
-
-/// out[q] = from(q) for q in [0, n), with 16-byte non-temporal stores from
-/// the first 16-byte boundary of `out` on (x86; plain stores elsewhere).
-/// The elements before and after those go out non-temporally too: a plain
-/// store into a line that is being written non-temporally flushes it half
-/// done (a transposing pack of f32 rows 8 bytes off a 16-byte boundary ran
-/// at 0.04 of a copy so).
-template <class T, class From>
-inline void stream_line(T* out, index_t n, const From& from) {
-  index_t q = 0;
-#if defined(__SSE2__) && defined(__x86_64__)
-  if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) {
-    constexpr index_t per = index_t(16 / sizeof(T));
-    const auto single = [&](index_t i) {
-      if constexpr (sizeof(T) == 16)
-        out[i] = from(i);  // never off a 16-byte boundary in a 16-byte-aligned block
-      else
-        stream_element(out + i, from(i));
-    };
-    for (; q < n && (reinterpret_cast<std::uintptr_t>(out + q) & 15) != 0; ++q) single(q);
-    for (; q + per <= n; q += per)
-      _mm_stream_si128(reinterpret_cast<__m128i*>(out + q), sixteen_bytes<T>(from, q));
-    for (; q < n; ++q) single(q);
-  }
-#endif
-  for (; q < n; ++q) out[q] = from(q);
-}
-
-/// Makes this thread's streamed stores visible before the launch ends.
-inline void stream_fence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
-
-/// out[q] = op(from(q)) for q in [0, n): streamed where asked and the op
-/// only moves bits; else in place through the op (which may read what it
-/// writes over: ScaledCopy's beta).
+/// out[q] = op(from(q)) for q in [0, n): copied where the op only moves
+/// bits; else in place through the op (which may read what it writes over:
+/// ScaledCopy's beta).
 template <class T, class Op, class From>
 inline void write_line(T* out, index_t n, bool stream, bool pack, const Op& op, const From& from) {
-  if constexpr (is_plain_copy<Op>::value) {
-    if (stream) return stream_line(out, n, from);
-  }
+  if constexpr (is_plain_copy<Op>::value) return copy_line(out, n, stream, from);
   for (index_t q = 0; q < n; ++q) {
     if (pack)
       op.pack(out[q], from(q));
@@ -131,36 +52,36 @@ inline void write_line(T* out, index_t n, bool stream, bool pack, const Op& op, 
 template <class Exec>
 using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
 
-/// copy_runs on a host backend where a launch streams and its runs are
-/// long (shorter runs keep copy_runs, whose vector loops serve them
-/// better): one run chunk per iteration, its runs a line at a time on the
+/// copy_runs on a host backend where a launch streams and its runs span
+/// two lines or more (single lines keep copy_runs, whose vector loops
+/// serve them better): one run chunk per iteration, its runs a line at a time on the
 /// side written (the buffer in a pack, the local block in an unpack).
 template <class Space, class T, class Op>
 void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                         const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
                         T* buffer, bool pack, Op op, const typename Space::execution_space& exec) {
   constexpr index_t L = line_elements<T>;
-  Kokkos::parallel_for(
-      pack ? "distarray::pack" : "distarray::unpack",
-      HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t i) {
-        const RunChunk c = chunks(i);
-        const CopyRow row = rows(c.row);
-        for_item_runs<Space>(c, row.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
-          T* const l = local + row.local_base + run.start;
-          T* const b = buffer + row.buffer_base + run.offset;
-          const index_t s = run.stride;
-          for (index_t j0 = jb; j0 < je; j0 += L) {
-            const index_t n = je - j0 < L ? je - j0 : L;
-            if (pack)
-              write_line(b + j0, n, true, true, op, [&](index_t q) -> const T& { return l[(j0 + q) * s]; });
-            else if (s == 1)
-              write_line(l + j0, n, true, false, op, [&](index_t q) -> const T& { return b[j0 + q]; });
-            else  // spaced single elements of the local block, one by one
-              for (index_t j = j0; j < j0 + n; ++j) op.unpack(l[j * s], b[j]);
-          }
-        });
-        stream_fence();
-      });
+  Kokkos::parallel_for(pack ? "distarray::pack" : "distarray::unpack",
+                       HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t i) {
+                         const RunChunk c = chunks(i);
+                         const CopyRow row = rows(c.row);
+                         for_item_runs<Space>(
+                             c, row.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
+                               T* const l = local + row.local_base + run.start;
+                               T* const b = buffer + row.buffer_base + run.offset;
+                               const index_t s = run.stride;
+                               for (index_t j0 = jb; j0 < je; j0 += L) {
+                                 const index_t n = je - j0 < L ? je - j0 : L;
+                                 if (pack)
+                                   write_line(b + j0, n, true, true, op, Spaced<T>{l + j0 * s, s});
+                                 else if (s == 1)
+                                   write_line(l + j0, n, true, false, op, Spaced<T>{b + j0, 1});
+                                 else  // spaced single elements of the local block, one by one
+                                   for (index_t j = j0; j < j0 + n; ++j) op.unpack(l[j * s], b[j]);
+                               }
+                             });
+                         stream_fence();
+                       });
 }
 
 /// copy_tiles on a host backend: one tile task per iteration, in strips of
@@ -173,7 +94,8 @@ template <class Space, class T, class Op>
 void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                      const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
                      T* buffer, bool pack, Op op, bool stream, const typename Space::execution_space& exec) {
-  constexpr index_t L = line_elements<T>;
+  constexpr index_t L = line_elements<T>, W = register_block<T>;
+  constexpr bool in_registers = W > 0 && is_plain_copy<Op>::value;
   Kokkos::parallel_for(
       pack ? "distarray::pack_tiled" : "distarray::unpack_tiled",
       HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t t) {
@@ -193,19 +115,42 @@ void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::Vi
           const auto at_buffer = [&](index_t r, index_t j) {
             return buffer + rows(r).buffer_base + run.offset + j;
           };
+#if defined(__SSE2__) && defined(__x86_64__)
+          // Whether a square's L lines written (from row r, element j) start
+          // on 16-byte boundaries, as streamed stores need.
+          const auto lines_aligned = [&](index_t r, index_t j) {
+            for (index_t k = 0; stream && k < L; ++k)
+              if (reinterpret_cast<std::uintptr_t>(pack ? at_buffer(r + k, j) : at_local(r, j + k)) & 15)
+                return false;
+            return true;
+          };
+#endif
           if (pack) {  // read along the rows (neighbours in the local block), a line of the run at a time
             for (index_t j0 = jb; j0 < je; j0 += L) {
               const index_t nj = je - j0 < L ? je - j0 : L;
-              for (index_t r = task.row_begin; r < task.row_end; ++r) {
-                const T* const from = at_local(r, j0);
-                write_line(at_buffer(r, j0), nj, stream, true, op,
-                           [&](index_t q) -> const T& { return from[q * s]; });
-              }
+              index_t r = task.row_begin;
+#if defined(__SSE2__) && defined(__x86_64__)
+              if constexpr (in_registers)  // L neighbouring rows at a time
+                for (; adjacent && nj == L && r + L <= task.row_end && lines_aligned(r, j0); r += L)
+                  copy_square_transposed<T>(
+                      stream, [&](index_t q) { return at_local(r, j0 + q); },
+                      [&](index_t k) { return at_buffer(r + k, j0); });
+#endif
+              for (; r < task.row_end; ++r)
+                write_line(at_buffer(r, j0), nj, stream, true, op, Spaced<T>{at_local(r, j0), s});
             }
           } else if (adjacent) {  // read along the run, a line of rows at a time
             for (index_t r0 = task.row_begin; r0 < task.row_end; r0 += L) {
               const index_t nr = task.row_end - r0 < L ? task.row_end - r0 : L;
-              for (index_t j = jb; j < je; ++j)
+              index_t j = jb;
+#if defined(__SSE2__) && defined(__x86_64__)
+              if constexpr (in_registers)  // L run elements at a time
+                for (; nr == L && j + L <= je && lines_aligned(r0, j); j += L)
+                  copy_square_transposed<T>(
+                      stream, [&](index_t q) { return at_buffer(r0 + q, j); },
+                      [&](index_t k) { return at_local(r0, j + k); });
+#endif
+              for (; j < je; ++j)
                 write_line(at_local(r0, j), nr, stream, false, op,
                            [&](index_t q) -> const T& { return *at_buffer(r0 + q, j); });
             }

@@ -58,7 +58,7 @@ class Packer {
         rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
         runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)),
         lanes_(item_lanes(table.mean_run_length())),
-        long_runs_(table.mean_run_length() >= copy_block) {
+        long_runs_(table.mean_run_length() * sizeof(T) >= 2 * 64) {
     chunks_ = per_message<RunChunk, Space>("distarray::run_chunks", table, first_chunk_,
                                            [&](std::size_t i) { return table.run_chunks(i, i + 1); });
     // A GPU team holds a tile; a host thread a block it sweeps in strips (host_copy_kernels.hpp).
@@ -140,8 +140,11 @@ class Packer {
   bool tiled_ = false;
   Kokkos::View<CopyRow*, Space> rows_;
   Kokkos::View<CopyRun*, Space> runs_;
-  int lanes_ = 1;           // vector lanes per run chunk (item_launch.hpp)
-  bool long_runs_ = false;  // runs long enough for streamed stores to pay on a host
+  int lanes_ = 1;  // vector lanes per run chunk (item_launch.hpp)
+  // Runs long enough for streamed stores to pay on a host: two cache lines
+  // (bench_pack_kernels' 16-element runs: f64 and c128 unpacks 2x faster
+  // streamed, f32's single lines slower).
+  bool long_runs_ = false;
   Kokkos::View<RunChunk*, Space> chunks_;
   std::vector<index_t> first_chunk_;  // message -> its first run chunk
   Kokkos::View<TileTask*, Space> tasks_;

@@ -1,0 +1,183 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/kernels/host_lines.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// A cache line's worth of elements at a time, on a host: the pieces of
+// host_copy_kernels.hpp's kernels.  stream_line writes a line with
+// non-temporal stores (one read and one write per element, as memcpy does
+// for large copies), loading 16 bytes at a time where the source is
+// contiguous; copy_square_transposed moves a square of a line's elements
+// across, transposed in SSE registers (issue 50, item 1).
+//
+// Host code only (x86's SSE2 intrinsics where present, plain stores
+// elsewhere): never compiled for a device.
+
+#include <distarray/core/types.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace distarray::detail {
+/// Elements per 64-byte cache line (at least 1).
+template <class T>
+constexpr index_t line_elements = sizeof(T) >= 64 ? 1 : index_t(64 / sizeof(T));
+
+/// Elements p[0], p[s], p[2 s], ...: a source whose elements a streamed
+/// line loads 16 bytes at a time where they are contiguous (s = 1).
+template <class T>
+struct Spaced {
+  const T* p;
+  index_t s;
+  const T& operator()(index_t q) const { return p[q * s]; }
+};
+template <class From>
+constexpr bool is_spaced = false;
+template <class T>
+constexpr bool is_spaced<Spaced<T>> = true;
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/// 16 bytes of elements q, q+1, ... of from(): one, two or four elements.
+template <class T, class From>
+inline __m128i sixteen_bytes(const From& from, index_t q) {
+  const auto bits = [&](index_t i) { return reinterpret_cast<const char*>(&from(q + i)); };
+  if constexpr (is_spaced<From>) {
+    if (from.s == 1) return _mm_loadu_si128(reinterpret_cast<const __m128i*>(bits(0)));
+  }
+  if constexpr (sizeof(T) == 16) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(bits(0)));
+  } else if constexpr (sizeof(T) == 8) {
+    return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bits(0))),
+                              _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bits(1))));
+  } else {  // each word into a register (movd) and interleaved: never through memory
+    const auto word = [&](index_t i) {
+      int w;
+      std::memcpy(&w, bits(i), 4);
+      return _mm_cvtsi32_si128(w);
+    };
+    return _mm_unpacklo_epi64(_mm_unpacklo_epi32(word(0), word(1)), _mm_unpacklo_epi32(word(2), word(3)));
+  }
+}
+#endif
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/// One element of 4 or 8 bytes out with a non-temporal store (MOVNTI).
+template <class T>
+inline void stream_element(T* out, const T& value) {
+  if constexpr (sizeof(T) == 4) {
+    int w;
+    std::memcpy(&w, &value, 4);
+    _mm_stream_si32(reinterpret_cast<int*>(out), w);
+  } else {
+    long long w;
+    std::memcpy(&w, &value, 8);
+    _mm_stream_si64(reinterpret_cast<long long*>(out), w);
+  }
+}
+#endif
+
+/// out[q] = from(q) for q in [0, n), with 16-byte non-temporal stores from
+/// the first 16-byte boundary of `out` on (x86; plain stores elsewhere).
+/// The elements before and after those go out non-temporally too: a plain
+/// store into a line that is being written non-temporally flushes it half
+/// done (a transposing pack of f32 rows 8 bytes off a 16-byte boundary ran
+/// at 0.04 of a copy so).
+template <class T, class From>
+inline void stream_line(T* out, index_t n, const From& from) {
+  index_t q = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16) {
+    constexpr index_t per = index_t(16 / sizeof(T));
+    const auto single = [&](index_t i) {
+      if constexpr (sizeof(T) == 16)
+        out[i] = from(i);  // never off a 16-byte boundary in a 16-byte-aligned block
+      else
+        stream_element(out + i, from(i));
+    };
+    for (; q < n && (reinterpret_cast<std::uintptr_t>(out + q) & 15) != 0; ++q) single(q);
+    for (; q + per <= n; q += per)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(out + q), sixteen_bytes<T>(from, q));
+    for (; q < n; ++q) single(q);
+  }
+#endif
+  for (; q < n; ++q) out[q] = from(q);
+}
+
+/// Makes this thread's streamed stores visible before the launch ends.
+inline void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+/// out[q] = from(q) for q in [0, n): streamed past the caches, or stored.
+template <class T, class From>
+inline void copy_line(T* out, index_t n, bool stream, const From& from) {
+  if (stream) return stream_line(out, n, from);
+  for (index_t q = 0; q < n; ++q) out[q] = from(q);
+}
+
+/// The side of the square blocks of elements a transpose moves through SSE
+/// registers on x86: 4 of 4 bytes or 2 of 8 (16 bytes a row); 0 where none.
+template <class T>
+constexpr index_t register_block =
+#if defined(__SSE2__) && defined(__x86_64__)
+    sizeof(T) == 4 || sizeof(T) == 8 ? index_t(16 / sizeof(T)) : 0;
+#else
+    0;
+#endif
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/// The 4 x 4 block of 4-byte elements held a row per register, transposed.
+inline void transpose_registers(__m128i (&v)[4]) {
+  const __m128i t0 = _mm_unpacklo_epi32(v[0], v[1]), t1 = _mm_unpacklo_epi32(v[2], v[3]);
+  const __m128i t2 = _mm_unpackhi_epi32(v[0], v[1]), t3 = _mm_unpackhi_epi32(v[2], v[3]);
+  v[0] = _mm_unpacklo_epi64(t0, t1);
+  v[1] = _mm_unpackhi_epi64(t0, t1);
+  v[2] = _mm_unpacklo_epi64(t2, t3);
+  v[3] = _mm_unpackhi_epi64(t2, t3);
+}
+/// The 2 x 2 block of 8-byte elements held a row per register, transposed.
+inline void transpose_registers(__m128i (&v)[2]) {
+  const __m128i t = _mm_unpacklo_epi64(v[0], v[1]);
+  v[1] = _mm_unpackhi_epi64(v[0], v[1]);
+  v[0] = t;
+}
+
+/// out(k)[q] = in(q)[k] for k, q in [0, L), L = line_elements<T>: a square
+/// of a line's elements transposed, read a line at a time from each in(q)
+/// and written a line at a time to each out(k) (each 16-byte aligned where
+/// `stream`).  It goes through a tile of L lines, W x W blocks at a time
+/// in registers, so that each line on either side is touched once: a
+/// sweep that read 16 lines of f32 rows 16 KiB apart a quarter at a time
+/// lost them from L1 (its sets hold 8 lines 4 KiB apart) and ran at 0.18
+/// of a copy, and one that wrote W lines in interleaved 16-byte pieces ran
+/// at a third (bench_pack_kernels --type f32|f64).
+template <class T, class In, class Out>
+inline void copy_square_transposed(bool stream, const In& in, const Out& out) {
+  constexpr index_t L = line_elements<T>, W = register_block<T>;
+  __m128i tile[L][L / W];  // [k][c]: out(k)'s elements c W, ..., c W + W - 1 (on the host stack, at most a
+                           // kilobyte)
+  for (index_t q = 0; q < L; q += W)
+    for (index_t c = 0; c < L / W; ++c) {
+      __m128i v[W];
+      for (index_t i = 0; i < W; ++i)
+        v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in(q + i) + c * W));
+      transpose_registers(v);
+      for (index_t k = 0; k < W; ++k) tile[c * W + k][q / W] = v[k];  // out(c W + k)'s elements q, ...
+    }
+  for (index_t k = 0; k < L; ++k)
+    for (index_t c = 0; c < L / W; ++c) {
+      auto* const to = reinterpret_cast<__m128i*>(out(k) + c * W);
+      if (stream)
+        _mm_stream_si128(to, tile[k][c]);
+      else
+        _mm_storeu_si128(to, tile[k][c]);
+    }
+}
+#endif
+
+}  // namespace distarray::detail
