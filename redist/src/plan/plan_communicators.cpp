@@ -94,11 +94,6 @@ void PlanCommunicators::check_arrays(MPI_Comm source, MPI_Comm destination) cons
         std::string(destination_ != MPI_COMM_NULL ? " (create it on Plan::destination_comm())" : ""));
 }
 
-void PlanCommunicators::agree_to_start(std::size_t count, const std::string& what,
-                                       const std::function<void()>& checks) const {
-  agree_on_checks(control_, long(count), what, checks);
-}
-
 #define DISTARRAY_PLAN_COMMUNICATORS(D) \
   template PlanCommunicators::PlanCommunicators(MPI_Comm, const PlanLogic<D>&);
 DISTARRAY_FOR_EACH_DIMENSION(DISTARRAY_PLAN_COMMUNICATORS)

@@ -98,7 +98,7 @@ class Plan {
     // Every refusal is agreed before anything starts: a rank outside the
     // grids has no steps (its execution completes inside start) and must
     // refuse exactly when the others do.
-    executor_.comms().agree_to_start(in.size(), "the number of arrays to move", [&] {
+    executor_.agree_to_start(in.size(), "the number of arrays to move", [&] {
       if (executor_.in_flight())
         throw UsageError(
             "Plan::start: this plan's previous execution is in flight; wait() for its request first");

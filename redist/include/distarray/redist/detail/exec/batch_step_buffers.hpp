@@ -6,8 +6,9 @@
 // (exchange_buffers.hpp's BatchBuffers) — a packer per array of the batch
 // and the k-fold send and receive buffers, which only grow.
 
-#include <distarray/redist/detail/exec/step_core.hpp>
+#include <distarray/redist/detail/exec/step_buffers.hpp>
 
+#include <memory>
 #include <vector>
 
 namespace distarray::detail {
@@ -17,8 +18,7 @@ class BatchStepBuffers final : public BatchBuffers {
  public:
   explicit BatchStepBuffers(const StepCore<T, Space>& core) : core_(core) {}
 
-  /// Ready for k arrays.  Allocates.
-  void prepare(int k) {
+  void prepare(int k) override {
     if (int(send_.size()) != k) {
       send_.clear();
       recv_.clear();
@@ -56,5 +56,10 @@ class BatchStepBuffers final : public BatchBuffers {
   std::vector<Packer<T, Space>> send_, recv_;  // per array of the batch
   StagedBuffer<T, Space> send_buf_, recv_buf_;
 };
+
+template <class T, class Space>
+std::unique_ptr<BatchBuffers> make_batch_buffers(const StepCore<T, Space>& core) {
+  return std::make_unique<BatchStepBuffers<T, Space>>(core);
+}
 
 }  // namespace distarray::detail

@@ -9,9 +9,10 @@
 // launch) and the buffer they are received into.
 
 #include <distarray/core/error.hpp>
-#include <distarray/redist/detail/exec/step_core.hpp>
+#include <distarray/redist/detail/exec/step_buffers.hpp>
 
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -72,5 +73,10 @@ class DecodeStepBuffers final : public DecodeBuffers {
   Packer<T, Space> joint_;
   StagedBuffer<T, Space> received_;
 };
+
+template <class T, class Space>
+std::unique_ptr<DecodeBuffers> make_decode_buffers(const StepCore<T, Space>& core) {
+  return std::make_unique<DecodeStepBuffers<T, Space>>(core);
+}
 
 }  // namespace distarray::detail

@@ -35,6 +35,8 @@ struct ExchangeCounters {
 class BatchBuffers {
  public:
   virtual ~BatchBuffers() = default;
+  /// Ready for k arrays: a packer per array, buffers grown to k-fold.  Allocates.
+  virtual void prepare(int k) = 0;
   /// in[j] into the k-fold send buffer, then staged: one launch per array.
   virtual void pack(std::span<const void* const> in) = 0;
   /// The k-fold buffers as MPI reads and writes them.

@@ -10,6 +10,7 @@
 // ends keep what is theirs: a plan its logic and intermediate blocks, a
 // transform its logic and the scaling of B alone.
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/redist/detail/exec/flight.hpp>
 #include <distarray/redist/detail/exec/plan_communicators.hpp>
 #include <distarray/redist/detail/exec/step.hpp>
@@ -79,6 +80,15 @@ class Executor {
     }
     flight_->start(std::move(in), std::move(targets), copy);
     return Request(flight_, flight_->execution());
+  }
+
+  /// Collective, before an execution of `count` arrays (or pairs, `what`)
+  /// starts anything: runs this rank's `checks`, then every rank throws the
+  /// same error (the lowest refusing rank's) when any rank's checks threw,
+  /// and a UsageError when ranks pass different counts.
+  template <class F>
+  void agree_to_start(std::size_t count, const std::string& what, F&& checks) const {
+    agree_on_checks(comms_.control(), long(count), what, checks);
   }
 
   const PlanCommunicators& comms() const { return comms_; }

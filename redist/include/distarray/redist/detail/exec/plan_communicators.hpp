@@ -15,7 +15,6 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,20 +47,18 @@ class PlanCommunicators {
   /// Throws ShapeMismatch when an array's communicator is not the caller's
   /// (nor congruent to it), or a destination's not destination().  Not collective.
   void check_arrays(MPI_Comm source, MPI_Comm destination) const;
-  /// Collective, before an execution of `count` arrays (or pairs, `what`)
-  /// starts anything: runs this rank's `checks`, then every rank throws the
-  /// same error (the lowest refusing rank's) when any rank's checks threw,
-  /// and a UsageError when ranks pass different counts.  The agreement has
-  /// its own communicator: a step of the execution in flight may still have
-  /// collectives pending on comm() on some ranks and not on others.
-  void agree_to_start(std::size_t count, const std::string& what, const std::function<void()>& checks) const;
+  /// The communicator of the agreements before an execution starts
+  /// (Executor::agree_to_start): its own, since a step of the execution in
+  /// flight may still have collectives pending on comm() on some ranks and
+  /// not on others.
+  MPI_Comm control() const { return control_; }
 
  private:
   void take(PlanCommunicators& other) noexcept;
   void free() noexcept;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
-  MPI_Comm control_ = MPI_COMM_NULL;      // agree_to_start's
+  MPI_Comm control_ = MPI_COMM_NULL;      // control()
   MPI_Comm destination_ = MPI_COMM_NULL;  // renumbered destinations only
   std::vector<MPI_Comm> lines_;           // indirect: along each dimension; MPI_COMM_NULL off the grid
 };

@@ -8,6 +8,8 @@
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
+#include <distarray/redist/detail/exec/batch_step_buffers.hpp>
+#include <distarray/redist/detail/exec/decode_step_buffers.hpp>
 #include <distarray/redist/detail/exec/exchange_choice.hpp>
 #include <distarray/redist/detail/exec/step_buffers.hpp>
 #include <distarray/redist/plan_report.hpp>
