@@ -152,15 +152,16 @@ inline void transpose_registers(__m128i (&v)[2]) {
 /// and written a line at a time to each out(k) (each 16-byte aligned where
 /// `stream`).  It goes through a tile of L lines, W x W blocks at a time
 /// in registers, so that each line on either side is touched once: a
-/// sweep that read 16 lines of f32 rows 16 KiB apart a quarter at a time
-/// lost them from L1 (its sets hold 8 lines 4 KiB apart) and ran at 0.18
-/// of a copy, and one that wrote W lines in interleaved 16-byte pieces ran
-/// at a third (bench_pack_kernels --type f32|f64).
+/// sweep that read 16 lines of f32 rows 16 KiB apart a quarter at a time ran
+/// at 0.18 of a copy (likely L1 conflicts: a set holds 8 lines 4 KiB apart,
+/// so the 16 lines may evict each other before their next quarter; not
+/// measured with counters), and one that wrote W lines in interleaved
+/// 16-byte pieces ran at a third (bench_pack_kernels --type f32|f64).
 template <class T, class In, class Out>
 inline void copy_square_transposed(bool stream, const In& in, const Out& out) {
   constexpr index_t L = line_elements<T>, W = register_block<T>;
-  __m128i tile[L][L / W];  // [k][c]: out(k)'s elements c W, ..., c W + W - 1 (on the host stack, at most a
-                           // kilobyte)
+  // tile[k][c]: out(k)'s elements c W, ..., c W + W - 1 (on the host stack, at most a kilobyte).
+  __m128i tile[L][L / W];
   for (index_t q = 0; q < L; q += W)
     for (index_t c = 0; c < L / W; ++c) {
       __m128i v[W];
