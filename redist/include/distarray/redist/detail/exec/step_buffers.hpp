@@ -122,9 +122,9 @@ struct StepCore {
   StagedBuffer<T, Space> send_buf;
 };
 
-// The extensions, defined beside them (step.hpp includes both, so that
-// every StepBuffers built has them): they take the core, which the
-// extensions' headers need whole.
+// The extensions, built from the core: declared here, defined beside them
+// (batch_step_buffers.hpp, decode_step_buffers.hpp, which need StepCore
+// whole); step.hpp includes both, so every StepBuffers it builds has them.
 template <class T, class Space>
 std::unique_ptr<BatchBuffers> make_batch_buffers(const StepCore<T, Space>& core);
 template <class T, class Space>
