@@ -38,7 +38,7 @@ def test_engines_and_methods_by_name(comm):
     source, destination = da.Layout(f"block,* on {p}x1", shape), da.Layout(f"*,cyclic(3) on 1x{p}", shape)
     expected = values(shape, np.complex128)
     a = da.DistArray.from_global(source, expected, comm)
-    for exchange in ("alltoallv", "p2p", "encoded", "datatype"):
+    for exchange in ("alltoallv", "p2p", "encoded", "datatype", "shared"):
         for method in ("direct", "auto"):
             b = da.DistArray(destination, np.complex128, comm)
             plan = da.Plan(source, destination, np.complex128, comm, exchange=exchange, method=method)

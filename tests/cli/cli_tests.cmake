@@ -39,7 +39,7 @@ distarray_cli_mpi_test(explain_kaushik 8 0 "direct: 1 phase.*at most 7 messages.
                        explain --shape 192 --from "block on 8" --to "cyclic(3) on 8" --ts 1e-3 --te 0)
 distarray_cli_test(explain_needs_layouts 1 "explain needs --shape, --from and --to" explain --shape 10)
 # The same through mpiexec on 4 ranks, every engine.
-foreach(engine alltoallv p2p encoded datatype)
+foreach(engine alltoallv p2p encoded datatype shared)
   distarray_cli_mpi_test(redist_np4_${engine} 4 0 "verify +ok, every element"
                          redist --shape 130x70 --type f32 --from "cyclic(3),block on 2x2"
                          --to "block(40),cyclic on 4x1" --exchange ${engine} --verify)

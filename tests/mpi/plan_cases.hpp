@@ -69,8 +69,8 @@ struct Variant {
 inline std::vector<Variant> variants() {
   std::vector<Variant> v;
   for (RedistMethod m : {RedistMethod::direct, RedistMethod::indirect, RedistMethod::multiphase})
-    for (ExchangeEngine e :
-         {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded, ExchangeEngine::datatype})
+    for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded,
+                             ExchangeEngine::datatype, ExchangeEngine::shared})
       v.push_back({m, e});
   v.push_back({RedistMethod::automatic, ExchangeEngine::alltoallv});
   // Messages split into 40-byte chunks: the large-count path at small sizes.

@@ -78,7 +78,7 @@ TEST(Batched, EveryMethodAndEngineAgainstTheOracle) {
     for (RedistMethod m :
          {RedistMethod::automatic, RedistMethod::direct, RedistMethod::indirect, RedistMethod::multiphase})
       for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p,
-                               ExchangeEngine::encoded}) {
+                               ExchangeEngine::encoded, ExchangeEngine::shared}) {
         PlanOptions o;
         o.method = m;
         o.exchange = e;

@@ -59,6 +59,22 @@ TEST(ExchangeChoice, EnginesAsAsked) {
   EXPECT_EQ(typed.engine, ExchangeEngine::datatype);
   EXPECT_TRUE(typed.send_typed && typed.recv_typed);
   EXPECT_FALSE(typed.send_buffer() || typed.recv_buffer());
+  // Every rank of a test launch is on this node.
+  const auto shared = choice(ExchangeEngine::shared, rows(), columns());
+  EXPECT_EQ(shared.engine, ExchangeEngine::shared);
+  EXPECT_FALSE(shared.send_buffer() || shared.recv_buffer()) << "its messages go into the receivers' window";
+}
+
+TEST(ExchangeChoice, SharedFallsBackToAlltoallvWhereKernelsCannotWriteTheWindow) {
+  const auto [send, recv] = tables(rows(), columns(), {2100, 700}, StorageOrder::row_major);
+  PlanOptions options;
+  options.exchange = ExchangeEngine::shared;
+  // Device kernels on one rank only: every rank falls back together.
+  const bool host_kernels = world_rank() != 0;
+  const auto c =
+      detail::choose_exchange(MPI_COMM_WORLD, send, recv, sizeof(double), options, true, {}, host_kernels);
+  EXPECT_EQ(c.engine, ExchangeEngine::alltoallv);
+  EXPECT_TRUE(c.send_buffer() && c.recv_buffer());
 }
 
 TEST(ExchangeChoice, CollectivesNeedEveryMessageToFitTheirCounts) {
@@ -143,7 +159,7 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
 
 TEST(Exchange, EveryEngineThroughHostStagedBuffers) {
   for (const ExchangeEngine e : {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::p2p,
-                                 ExchangeEngine::encoded, ExchangeEngine::datatype})
+                                 ExchangeEngine::encoded, ExchangeEngine::datatype, ExchangeEngine::shared})
     for (const BufferStaging s : {BufferStaging::automatic, BufferStaging::host}) {
       run<Kokkos::LayoutRight>(e, s);
       run<Kokkos::LayoutLeft>(e, s);

@@ -44,6 +44,10 @@ TEST(MatrixTransform, RandomWindowsAgainstTheOracle) {
   for (int c = 0; c < 30; ++c)
     testing::run_random_case<std::complex<float>>(rng, c, false, 1, ExchangeEngine::encoded);
   for (int c = 0; c < 30; ++c) testing::run_random_case<int>(rng, c, true, 1, ExchangeEngine::encoded);
+  // The shared engine: senders place each message in the receiver's window.
+  for (int c = 0; c < 40; ++c) testing::run_random_case<double>(rng, c, false, 1, ExchangeEngine::shared);
+  for (int c = 0; c < 20; ++c)
+    testing::run_random_case<std::complex<float>>(rng, c, false, 1, ExchangeEngine::shared);
 }
 
 /// Every op with every pair of scalars (a complex alpha and beta included)
@@ -84,7 +88,7 @@ TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
   std::mt19937 rng(20261127);
   for (const ExchangeEngine engine :
        {ExchangeEngine::automatic, ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p,
-        ExchangeEngine::encoded}) {
+        ExchangeEngine::encoded, ExchangeEngine::shared}) {
     PlanOptions options;
     options.exchange = engine;
     for (int k = 0; k < 12; ++k) {
@@ -95,13 +99,15 @@ TEST(MatrixTransform, CopiesOnlyOnEveryEngine) {
       EXPECT_EQ(testing::wrong_elements(c, t, what), 0) << what << ": " << testing::describe(c);
       // The report names the engine that moved the data.  Depends on the
       // memory space: where MPI cannot read the arrays, datatypes cannot
-      // describe them, and the step packs for alltoallv instead.
+      // describe them, and where kernels cannot write host memory, they
+      // cannot write a shared window: the step packs for alltoallv instead.
+      using Space = MatrixTransform<double>::memory_space;
+      const bool falls_back =
+          (engine == ExchangeEngine::datatype && !testing::mpi_reads_arrays_in<Space>()) ||
+          (engine == ExchangeEngine::shared &&
+           !Kokkos::SpaceAccessibility<Space::execution_space, Kokkos::HostSpace>::accessible);
       const std::string named = t.report().exchange;
-      const ExchangeEngine moved =
-          engine == ExchangeEngine::datatype &&
-                  !testing::mpi_reads_arrays_in<MatrixTransform<double>::memory_space>()
-              ? ExchangeEngine::alltoallv
-              : engine;
+      const ExchangeEngine moved = falls_back ? ExchangeEngine::alltoallv : engine;
       if (engine == ExchangeEngine::automatic)
         EXPECT_FALSE(named.empty()) << what;
       else

@@ -40,7 +40,7 @@ PlanOptions engine(ExchangeEngine e) {
 // other order: each plan's messages stay its own.
 TEST(Request, TwoPlansInterleaved) {
   for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p,
-                           ExchangeEngine::encoded, ExchangeEngine::automatic}) {
+                           ExchangeEngine::encoded, ExchangeEngine::automatic, ExchangeEngine::shared}) {
     SCOPED_TRACE(to_string(e));
     DistArray<double, 2> a(rows(), MPI_COMM_WORLD), b(columns(), MPI_COMM_WORLD);
     DistArray<double, 2> c(columns(), MPI_COMM_WORLD), d(scattered(), MPI_COMM_WORLD);

@@ -26,7 +26,7 @@ constexpr CommandUsage commands[] = {
      "         [--from-order row-major|column-major] [--to-order row-major|column-major]\n"
      "         [--method auto|direct|indirect|multiphase] [--schedule "
      "auto|aspen|falls|hsu-chung|thakur|classical|brute]\n"
-     "         [--exchange auto|alltoallv|p2p|encoded|datatype] [--staging auto|host|none]\n"
+     "         [--exchange auto|alltoallv|p2p|encoded|datatype|shared] [--staging auto|host|none]\n"
      "         [--repeat N] [--verify] [--json FILE] [--wisdom FILE]\n"
      "         moves the index pattern between layouts with a plan and reports the cost;\n"
      "         default: the transpose (block,*) -> (*,block) over all ranks; --to-order\n"

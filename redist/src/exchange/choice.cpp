@@ -44,15 +44,34 @@ bool all_ranks(MPI_Comm comm, bool mine, MPI_Op op) {
   return value != 0;
 }
 
+/// Whether every rank of `comm` shares this rank's node (its memory).
+bool on_one_node(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  DISTARRAY_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int node_size = 0, size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_free(&node);
+  return node_size == size;
+}
+
 }  // namespace
 
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
-                               const EngineMemo& memo) {
+                               const EngineMemo& memo, bool host_arrays) {
   ExchangeChoice c;
   if (options.exchange == ExchangeEngine::encoded || options.exchange == ExchangeEngine::p2p) {
     c.engine = options.exchange;
     return c;
+  }
+  ExchangeEngine asked = options.exchange;
+  if (asked == ExchangeEngine::shared) {
+    if (all_ranks(comm, on_one_node(comm) && host_arrays, MPI_LAND)) {  // (the split is collective: first)
+      c.engine = ExchangeEngine::shared;
+      return c;
+    }
+    asked = ExchangeEngine::alltoallv;  // ranks on other nodes, or device arrays: packed through MPI
   }
   // Collectives take int byte counts and displacements: usable only if every
   // rank's messages fit, decided together so that no rank waits in a
@@ -61,7 +80,7 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
   const bool fits =
       std::size_t(send.total) * element_bytes <= limit && std::size_t(recv.total) * element_bytes <= limit;
   if (!all_ranks(comm, fits, MPI_LAND)) return c;  // point-to-point, in chunks
-  c.engine = mpi_reads_arrays ? options.exchange : ExchangeEngine::alltoallv;
+  c.engine = mpi_reads_arrays ? asked : ExchangeEngine::alltoallv;
   if (c.engine == ExchangeEngine::datatype) {
     c.send_typed = c.recv_typed = true;
   } else if (c.engine == ExchangeEngine::automatic) {

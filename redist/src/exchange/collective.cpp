@@ -19,17 +19,12 @@ namespace {
 class CollectiveExchange : public Exchange {
  public:
   bool test(const Blocks& blocks, PlanReport& report) final {
-    const double t = MPI_Wtime();
-    int done = 0;
-    DISTARRAY_MPI_CHECK(MPI_Test(&request_, &done, MPI_STATUS_IGNORE));
-    add_seconds(report.exchange_seconds, t);
+    const bool done = complete_request(request_, false, report.exchange_seconds);
     if (done) unpack(blocks, report);
-    return done != 0;
+    return done;
   }
   void wait(const Blocks& blocks, PlanReport& report) final {
-    const double t = MPI_Wtime();
-    DISTARRAY_MPI_CHECK(MPI_Wait(&request_, MPI_STATUS_IGNORE));
-    add_seconds(report.exchange_seconds, t);
+    complete_request(request_, true, report.exchange_seconds);
     unpack(blocks, report);
   }
 

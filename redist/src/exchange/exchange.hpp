@@ -84,6 +84,10 @@ std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, E
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                 DecodeBuffers& decoded, EncodedMessages messages);
+/// Every rank of the step on one node: messages packed straight into the
+/// receivers' segments of a shared window, a node barrier (shared.cpp).
+std::unique_ptr<Exchange> make_shared_exchange(const StepShape& shape, const CopyTable& send,
+                                               const CopyTable& recv, StepHalf& buffers);
 /// Measures `packed` against `typed` on the first executions, keeps the
 /// faster and tells `decided` which (alltoallv or datatype); measures again
 /// where the one kept falls behind the other's time (automatic.cpp).
@@ -97,6 +101,10 @@ std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, Exchan
 
 /// Adds seconds since `start` to `total`; returns now.
 double add_seconds(double& total, double start);
+
+/// Tests (`block` false) or waits for `request`, adding the time to
+/// `seconds`; true once it is complete.
+bool complete_request(MPI_Request& request, bool block, double& seconds);
 
 /// Posts the sends (`send`) or receives of message `m` of `buffer`, in
 /// chunks of at most `shape.max_message_bytes`, appending their requests.

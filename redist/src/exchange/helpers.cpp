@@ -13,6 +13,17 @@ double add_seconds(double& total, double start) {
   return now;
 }
 
+bool complete_request(MPI_Request& request, bool block, double& seconds) {
+  const double t = MPI_Wtime();
+  int done = 1;
+  if (block)
+    DISTARRAY_MPI_CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  else
+    DISTARRAY_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+  add_seconds(seconds, t);
+  return done != 0;
+}
+
 void post_message(const StepShape& shape, bool send, char* buffer, const CopyTable::Message& m, int tag,
                   std::vector<MPI_Request>& requests) {
   char* base = buffer + std::size_t(m.offset) * shape.element_bytes;

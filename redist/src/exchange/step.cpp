@@ -20,6 +20,8 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
       return make_encoded_exchange(shape, buffers, buffers.decoded(), std::move(encoded));
     case ExchangeEngine::p2p:
       return make_point_to_point_exchange(shape, buffers, buffers);
+    case ExchangeEngine::shared:
+      return make_shared_exchange(shape, send, recv, buffers);
     case ExchangeEngine::alltoallv:
     case ExchangeEngine::datatype:
     case ExchangeEngine::automatic:

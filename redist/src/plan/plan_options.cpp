@@ -10,11 +10,12 @@ constexpr detail::NameTable<RedistMethod, 4> method_names = {{{RedistMethod::aut
                                                               {RedistMethod::direct, "direct"},
                                                               {RedistMethod::indirect, "indirect"},
                                                               {RedistMethod::multiphase, "multiphase"}}};
-constexpr detail::NameTable<ExchangeEngine, 5> engine_names = {{{ExchangeEngine::automatic, "auto"},
+constexpr detail::NameTable<ExchangeEngine, 6> engine_names = {{{ExchangeEngine::automatic, "auto"},
                                                                 {ExchangeEngine::alltoallv, "alltoallv"},
                                                                 {ExchangeEngine::p2p, "p2p"},
                                                                 {ExchangeEngine::encoded, "encoded"},
-                                                                {ExchangeEngine::datatype, "datatype"}}};
+                                                                {ExchangeEngine::datatype, "datatype"},
+                                                                {ExchangeEngine::shared, "shared"}}};
 
 constexpr detail::NameTable<BufferStaging, 3> staging_names = {
     {{BufferStaging::automatic, "auto"}, {BufferStaging::host, "host"}, {BufferStaging::none, "none"}}};

@@ -6,7 +6,8 @@
 // step_buffers.hpp), each engine given only what it uses: the core
 // (ExchangeBuffers: packing, the buffers MPI reads and writes, unpacking),
 // messages a range at a time (MessageBuffers, p2p), k arrays in one exchange
-// (BatchBuffers, the batched exchange) and encoded messages (DecodeBuffers).
+// (BatchBuffers, the batched exchange), encoded messages (DecodeBuffers) and
+// messages packed straight into other ranks' memory (PlacedBuffers, shared).
 // The step itself sees StepHalf, which holds them all.  Engines see bytes
 // and messages only, so they are compiled once (redist/src/exchange/), not
 // per element type and memory space; where kernels run and with which
@@ -67,6 +68,19 @@ class DecodeBuffers {
   virtual void unpack_gathered(std::size_t first, std::size_t last, void* out) = 0;
 };
 
+/// Messages packed straight into the receivers' buffers, which other ranks
+/// of the node map into this one's memory (the shared engine's window).
+class PlacedBuffers {
+ public:
+  virtual ~PlacedBuffers() = default;
+  /// The local block `in` into `base`: each send message where the placed
+  /// table (StepHalf::placed) puts it.  One launch, fenced.
+  virtual void pack(const void* in, char* base) = 0;
+  /// Every received message, laid out as the receive table says from
+  /// `received` on, into `out`.  One launch, fenced.
+  virtual void unpack(const char* received, void* out) = 0;
+};
+
 /// The core every engine may be given.
 class ExchangeBuffers {
  public:
@@ -112,6 +126,10 @@ class StepHalf : public ExchangeBuffers, public MessageBuffers {
   virtual BatchBuffers& batch(int k) = 0;
   /// The decode extension (built on first use).
   virtual DecodeBuffers& decoded() = 0;
+  /// The placed extension: the send table again with each message's buffer
+  /// places moved to `placed`'s (the same messages, rows and runs).  Built
+  /// once: allocates.
+  virtual PlacedBuffers& placed(const CopyTable& placed) = 0;
 
   ExchangeCounters counters;
 };

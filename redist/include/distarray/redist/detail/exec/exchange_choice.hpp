@@ -41,8 +41,14 @@ struct ExchangeChoice {
   /// automatic, the sides its datatype trial moves so).
   bool send_typed = false, recv_typed = false;
 
-  bool send_buffer() const { return engine == ExchangeEngine::automatic || !send_typed; }
-  bool recv_buffer() const { return engine == ExchangeEngine::automatic || !recv_typed; }
+  /// Whether the step needs its own send and receive buffers (shared: its
+  /// messages go into the receivers' window).
+  bool send_buffer() const {
+    return engine != ExchangeEngine::shared && (engine == ExchangeEngine::automatic || !send_typed);
+  }
+  bool recv_buffer() const {
+    return engine != ExchangeEngine::shared && (engine == ExchangeEngine::automatic || !recv_typed);
+  }
 };
 
 /// Collective over `comm`: the engine `options.exchange` asks for, as this
@@ -51,10 +57,13 @@ struct ExchangeChoice {
 /// point-to-point in chunks; derived datatypes need arrays MPI can read
 /// (`mpi_reads_arrays`).  The automatic engine types the sides whose runs are
 /// contiguous and long, and measures only when that leaves something to
-/// compare and `memo` does not already know the answer.
+/// compare and `memo` does not already know the answer.  The shared engine
+/// needs every rank of `comm` on one node and arrays in host memory
+/// (`host_arrays`: the kernels write into the window); elsewhere the step
+/// packs through alltoallv.
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
-                               const EngineMemo& memo = {});
+                               const EngineMemo& memo = {}, bool host_arrays = true);
 
 /// What the MPI library says, at run time, of the device memory of this
 /// Kokkos build (Open MPI's MPIX_Query_cuda_support; `unknown` where it

@@ -11,6 +11,7 @@
 #include <distarray/redist/detail/exec/batch_step_buffers.hpp>
 #include <distarray/redist/detail/exec/decode_step_buffers.hpp>
 #include <distarray/redist/detail/exec/exchange_choice.hpp>
+#include <distarray/redist/detail/exec/placed_step_buffers.hpp>
 #include <distarray/redist/detail/exec/step_buffers.hpp>
 #include <distarray/redist/plan_report.hpp>
 
@@ -95,11 +96,13 @@ TypedStep<T, Space> make_step(MPI_Comm comm, int tag, const CopyTable& send, con
                               const PlanOptions& options, EncodedMessages encoded = {},
                               EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
+  constexpr bool host_kernels =  // the kernels can write host memory (the shared engine's window)
+      Kokkos::SpaceAccessibility<typename Space::execution_space, Kokkos::HostSpace>::accessible;
   const bool staged = staged_buffers(options.staging, host_space, comm);
   // The message to oneself leaves the tables (agreed: a rank's tables may be refused).
   OwnSplit split = agreed(comm, [&] { return split_own_message(send, recv, encoded, rank_of(comm)); });
-  const ExchangeChoice choice =
-      choose_exchange(comm, split.send, split.recv, sizeof(T), options, host_space || !staged, memo);
+  const ExchangeChoice choice = choose_exchange(comm, split.send, split.recv, sizeof(T), options,
+                                                host_space || !staged, memo, host_kernels);
   // No rank alone may fail to allocate before the step's collectives.
   auto buffers = agreed(comm, [&] {
     return std::make_unique<StepBuffers<T, Space>>(split.send, split.recv, split.own, choice, staged);

@@ -123,12 +123,14 @@ struct StepCore {
 };
 
 // The extensions, built from the core: declared here, defined beside them
-// (batch_step_buffers.hpp, decode_step_buffers.hpp, which need StepCore
-// whole); step.hpp includes both, so every StepBuffers it builds has them.
+// (batch_, decode_ and placed_step_buffers.hpp, which need StepCore whole);
+// step.hpp includes them, so every StepBuffers it builds has them.
 template <class T, class Space>
 std::unique_ptr<BatchBuffers> make_batch_buffers(const StepCore<T, Space>& core);
 template <class T, class Space>
 std::unique_ptr<DecodeBuffers> make_decode_buffers(const StepCore<T, Space>& core);
+template <class T, class Space>
+std::unique_ptr<PlacedBuffers> make_placed_buffers(const StepCore<T, Space>& core, const CopyTable& placed);
 
 template <class T, class Space>
 class StepBuffers final : public StepHalf {
@@ -196,6 +198,10 @@ class StepBuffers final : public StepHalf {
     if (!decoded_) decoded_ = make_decode_buffers(core_);
     return *decoded_;
   }
+  PlacedBuffers& placed(const CopyTable& placed) override {
+    placed_ = make_placed_buffers(core_, placed);
+    return *placed_;
+  }
 
   /// The packs and unpacks that follow run on `exec`.
   void run_on(const execution_space& exec) { core_.exec = exec; }
@@ -225,6 +231,7 @@ class StepBuffers final : public StepHalf {
   bool own_from_source_;  // own_'s rows and runs are the source's (a pack), else the destination's
   std::unique_ptr<BatchBuffers> batch_;     // built by the first batch()
   std::unique_ptr<DecodeBuffers> decoded_;  // built by the first decoded()
+  std::unique_ptr<PlacedBuffers> placed_;   // built by placed()
 };
 
 }  // namespace distarray::detail

@@ -1,0 +1,44 @@
+#pragma once
+#ifndef DISTARRAY_INCLUDING_DETAIL
+#error "distarray/redist/detail/exec/placed_step_buffers.hpp is internal: include <distarray/redist.hpp>"
+#endif
+// PlacedStepBuffers: the placed extension of a step's typed buffers
+// (exchange_buffers.hpp's PlacedBuffers) for the shared engine — a packer of
+// the send table whose messages land in the receivers' buffers, and the
+// step's receive packer reading from wherever the messages landed.
+
+#include <distarray/redist/detail/exec/step_buffers.hpp>
+
+#include <memory>
+
+namespace distarray::detail {
+
+template <class T, class Space>
+class PlacedStepBuffers final : public PlacedBuffers {
+ public:
+  PlacedStepBuffers(const StepCore<T, Space>& core, const CopyTable& placed) : core_(core), send_(placed) {}
+
+  void pack(const void* in, char* base) override {
+    T* const local = const_cast<T*>(static_cast<const T*>(in));
+    core_.counters.pack_launches += core_.with_op(
+        [&](auto op) { return send_.copy_all(local, reinterpret_cast<T*>(base), true, op, core_.exec); });
+    core_.exec.fence();  // complete before the receivers read it
+  }
+  void unpack(const char* received, void* out) override {
+    T* const from = const_cast<T*>(reinterpret_cast<const T*>(received));
+    core_.counters.unpack_launches += core_.with_op(
+        [&](auto op) { return core_.recv.copy_all(static_cast<T*>(out), from, false, op, core_.exec); });
+    core_.exec.fence();
+  }
+
+ private:
+  const StepCore<T, Space>& core_;
+  Packer<T, Space> send_;  // the send table, placed
+};
+
+template <class T, class Space>
+std::unique_ptr<PlacedBuffers> make_placed_buffers(const StepCore<T, Space>& core, const CopyTable& placed) {
+  return std::make_unique<PlacedStepBuffers<T, Space>>(core, placed);
+}
+
+}  // namespace distarray::detail
