@@ -79,7 +79,7 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << "  to          " << s.to << "\n"
     << "  strategy    " << s.method << " (" << s.steps << " step" << (s.steps == 1 ? "" : "s")
     << "), schedule " << s.schedule << ", exchange " << s.exchange << ", cost model " << s.cost_model << "\n"
-    << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " over MPI, "
+    << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " to other ranks, "
     << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
     << "  kernels     " << s.pack_launches << " pack, " << s.unpack_launches << " unpack and "
     << s.local_launches << " local launches per execution (most on a rank)\n"
