@@ -31,16 +31,23 @@ class SharedExchange final : public Exchange {
     DISTARRAY_MPI_CHECK(
         MPI_Comm_split_type(shape.comm, MPI_COMM_TYPE_SHARED, shape.rank, MPI_INFO_NULL, &node_));
     const MPI_Aint bytes = MPI_Aint(recv.total) * MPI_Aint(shape.element_bytes);
-    // At least a line: a segment of no bytes may have no address to count from.
+    // At least a line (a segment of no bytes may have no address to count
+    // from), and a line more: Open MPI starts the window 8 bytes past a
+    // line, and the kernels' streamed stores and transposing squares need
+    // 16-byte lines, so every segment is used from its first line boundary.
     const MPI_Aint segment =
-        std::max<MPI_Aint>(1, (bytes + segment_alignment - 1) / segment_alignment) * segment_alignment;
+        (std::max<MPI_Aint>(1, (bytes + segment_alignment - 1) / segment_alignment) + 1) * segment_alignment;
     std::array<std::vector<MPI_Aint>, windows> offsets;  // per window: each rank's segment from rank 0's
     for (std::size_t w = 0; w < windows; ++w) {
       void* mine = nullptr;
       DISTARRAY_MPI_CHECK(MPI_Win_allocate_shared(segment, 1, MPI_INFO_NULL, node_, &mine, &window_[w]));
       DISTARRAY_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_[w]));
-      received_[w] = static_cast<char*>(mine);
       offsets[w] = segment_offsets(window_[w], base_[w]);
+      // Segments are whole lines long: each is as far from a line boundary as rank 0's.
+      const MPI_Aint past = MPI_Aint(reinterpret_cast<std::uintptr_t>(base_[w]) % segment_alignment);
+      const MPI_Aint skew = (segment_alignment - past) % segment_alignment;
+      base_[w] += skew;
+      received_[w] = static_cast<char*>(mine) + skew;
     }
     // Each receiver's place for the message from each sender (element
     // offsets in its receive table), sent to the senders.
