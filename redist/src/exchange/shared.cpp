@@ -22,7 +22,8 @@ namespace distarray::detail {
 
 namespace {
 
-/// Segment sizes in whole cache lines: every segment starts on one.
+/// Segment sizes in whole cache lines: every segment is as far from a line
+/// boundary as rank 0's.
 constexpr MPI_Aint segment_alignment = 64;
 
 class SharedExchange final : public Exchange {
@@ -59,7 +60,7 @@ class SharedExchange final : public Exchange {
     // The windows differ in base only: one placed table serves both.
     agree<Error>(shape.comm, offsets[0] != offsets[1],
                  "shared exchange: the two windows' segments are laid out differently");
-    bool unplaced = false;  // (MPI places segments on 64-byte lines, receivers list every sender: never)
+    bool unplaced = false;  // (segments are whole lines apart, receivers list every sender: never)
     for (const auto& m : send.messages)
       unplaced = unplaced || offsets[0][std::size_t(m.rank)] % MPI_Aint(shape.element_bytes) != 0 ||
                  theirs[std::size_t(m.rank)] < 0;
