@@ -181,9 +181,8 @@ TEST(Plan, OneHundredExecutionsGiveTheSameResultWithoutGrowth) {
   const auto to = Layout<2>::parse("cyclic(3),block on " + grid2(1, p), {64, 48});
   DistArray<double, 2> a(from, MPI_COMM_WORLD), b(to, MPI_COMM_WORLD), c(from, MPI_COMM_WORLD);
   a.fill([&](const Index<2>& g) { return pattern_value<double, 2>(g, {64, 48}); });
-  for (ExchangeEngine e :
-       {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded, ExchangeEngine::datatype,
-        ExchangeEngine::shared}) {
+  for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::p2p, ExchangeEngine::encoded,
+                           ExchangeEngine::datatype, ExchangeEngine::shared}) {
     PlanOptions o;
     o.exchange = e;
     Plan<double, 2> forward(from, to, MPI_COMM_WORLD, o), back(to, from, MPI_COMM_WORLD, o);
