@@ -62,7 +62,7 @@ Builds time_builds(const compare::Case& c, index_t n, int reps, const PlanOption
     DistArray<T, 2, Host, SourceOrder> a(from, world);
     DistArray<T, 2, Host, DestOrder> dest(to, world);
     Plan<T, 2, Host, SourceOrder, DestOrder> plan(from, to, world, options);
-    for (int i = 0; i < 5; ++i) plan.execute(a, dest);
+    for (int i = 0; i < 7; ++i) plan.execute(a, dest);
   }
   return b;
 }

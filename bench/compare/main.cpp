@@ -14,7 +14,9 @@
 // (after a warm-up) of the slowest rank.
 //
 //   mpiexec -n 4 build/bench/bench_compare [--sizes 256,1024,4096] [--types double,complex]
-//        [--reps 10] [--cases SUBSTRING] [--json FILE]
+//        [--reps 10] [--cases SUBSTRING] [--json FILE] [--engines alltoallv,shared,...]
+// --engines times distarray again with each engine forced (columns
+// "distarray-<engine>"), beside the default plan's automatic choice.
 // bench/compare/run.sh runs the whole table at 2 and 4 ranks.
 
 #include "cases.hpp"
@@ -62,21 +64,25 @@ int world_size() {
   return s;
 }
 
-/// distarray's plan: the automatic method and engine settle on the first
-/// executions, then the result is checked and the executions timed.
+/// distarray's plan made with `options`: the automatic method and engine
+/// settle on the first executions, then the result is checked and the
+/// executions timed, into `column` of the row; the default plan's
+/// ("distarray") stages and choice too.
 template <class T, class SourceOrder, class DestOrder>
-void time_distarray(Row& row, const DistArray<T, 2, Host, SourceOrder>& a,
-                    DistArray<T, 2, Host, DestOrder>& b, int reps) {
+void time_distarray(Row& row, const std::string& column, const PlanOptions& options,
+                    const DistArray<T, 2, Host, SourceOrder>& a, DistArray<T, 2, Host, DestOrder>& b,
+                    int reps) {
   MPI_Barrier(world);  // (ranks that own little would count the others' fill as plan time)
-  Plan<T, 2, Host, SourceOrder, DestOrder> plan(a.layout(), b.layout(), world);
-  for (int i = 0; i < 5; ++i) plan.execute(a, b);
+  Plan<T, 2, Host, SourceOrder, DestOrder> plan(a.layout(), b.layout(), world, options);
+  for (int i = 0; i < 7; ++i)
+    plan.execute(a, b);  // the automatic engine: a warm-up, two of each of up to three
   Kokkos::deep_copy(b.local(), T(-1));
   plan.execute(a, b);
   if (const long bad = compare::wrong_elements(b, world))
-    throw Error("distarray: " + std::to_string(bad) + " elements are wrong");
+    throw Error(column + ": " + std::to_string(bad) + " elements are wrong");
   const PlanReport before = plan.report();
-  row.seconds["distarray"] =
-      distarray::support::median_slowest_seconds(world, reps, [&] { plan.execute(a, b); });
+  row.seconds[column] = distarray::support::median_slowest_seconds(world, reps, [&] { plan.execute(a, b); });
+  if (column != "distarray") return;
   const PlanReport& after = plan.report();
   row.stages[0] = (after.pack_seconds - before.pack_seconds) / reps;
   row.stages[1] = (after.exchange_seconds - before.exchange_seconds) / reps;
@@ -90,7 +96,7 @@ void time_distarray(Row& row, const DistArray<T, 2, Host, SourceOrder>& a,
 }
 
 template <class T, class SourceOrder, class DestOrder>
-Row run_case(const Case& c, index_t n, int reps) {
+Row run_case(const Case& c, index_t n, int reps, const std::vector<ExchangeEngine>& engines) {
   const Index<2> shape{n, n};
   const auto from = Layout<2>::parse(c.from, shape);
   const auto to = Layout<2>::parse(c.to, shape);
@@ -100,7 +106,12 @@ Row run_case(const Case& c, index_t n, int reps) {
   DistArray<T, 2, Host, SourceOrder> a(from, world);
   DistArray<T, 2, Host, DestOrder> b(to, world);
   distarray::support::fill_pattern(a);
-  time_distarray(row, a, b, reps);
+  time_distarray(row, "distarray", {}, a, b, reps);
+  for (const ExchangeEngine e : engines) {  // --engines: each forced
+    PlanOptions forced;
+    forced.exchange = e;
+    time_distarray(row, "distarray-" + std::string(to_string(e)), forced, a, b, reps);
+  }
 
   const auto measure = [&](const std::string& method, auto&& run, auto&& wrong_elements) {
     compare::measure(row, method, b, reps, run, wrong_elements);
@@ -161,22 +172,26 @@ Row run_case(const Case& c, index_t n, int reps) {
 }
 
 template <class T>
-Row run_case(const Case& c, index_t n, int reps) {
+Row run_case(const Case& c, index_t n, int reps, const std::vector<ExchangeEngine>& engines) {
   switch (c.kind) {
     case CaseKind::transpose_row_major:
-      return run_case<T, Right, Right>(c, n, reps);
+      return run_case<T, Right, Right>(c, n, reps, engines);
     case CaseKind::transpose_column_major:
-      return run_case<T, Right, Left>(c, n, reps);
+      return run_case<T, Right, Left>(c, n, reps, engines);
     case CaseKind::block_cyclic:
       break;
   }
-  return run_case<T, Left, Left>(c, n, reps);
+  return run_case<T, Left, Left>(c, n, reps, engines);
 }
 
 int run(int argc, char** argv) {
   compare::TableOptions o;
   o.sizes = {"256", "1024", "4096"};
-  const std::string json = compare::parse_options(argc, argv, o, {"json"}).text("json");
+  const auto args = compare::parse_options(argc, argv, o, {"json", "engines"});
+  const std::string json = args.text("json");
+  std::vector<ExchangeEngine> engines;
+  for (const std::string& name : compare::split(args.text("engines", "")))
+    engines.push_back(parse_exchange_engine(name));
   const auto& [sizes, types, reps, only] = o;
   for (const std::string& type : types)
     if (type != "double" && type != "complex")
@@ -187,8 +202,8 @@ int run(int argc, char** argv) {
       if (c.name.find(only) == std::string::npos) continue;
       for (const std::string& type : types) {
         const index_t n = std::stol(size);
-        rows.push_back(type == "double" ? run_case<double>(c, n, reps)
-                                        : run_case<std::complex<double>>(c, n, reps));
+        rows.push_back(type == "double" ? run_case<double>(c, n, reps, engines)
+                                        : run_case<std::complex<double>>(c, n, reps, engines));
         if (world_rank() == 0)
           std::fprintf(stderr, "done %s %s^2 %s\n", c.name.c_str(), size.c_str(), type.c_str());
       }

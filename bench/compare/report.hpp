@@ -103,6 +103,22 @@ inline void print_table(const std::vector<Row>& rows, int reps) {
   for (const Row& r : rows)
     std::printf("  %-24s %-7s %-4s %8.3f %8.3f %8.3f\n", r.name.c_str(), size_text(r).c_str(),
                 type_text(r).c_str(), r.stages[0] * 1e3, r.stages[1] * 1e3, r.stages[2] * 1e3);
+  bool header = false;  // --engines: each forced engine's time and its ratio to the floor
+  for (const Row& r : rows) {
+    std::string times;
+    for (const auto& [method, s] : r.seconds) {
+      if (method.rfind("distarray-", 0) != 0) continue;
+      char text[96];
+      std::snprintf(text, sizeof text, "  %s %.3f (%.2f)", method.c_str() + 10, s * 1e3,
+                    s / r.seconds.at("floor"));
+      times += text;
+    }
+    if (times.empty()) continue;
+    if (!header) std::printf("distarray with each engine forced, ms per execution (/floor)\n");
+    header = true;
+    std::printf("  %-24s %-7s %-4s%s\n", r.name.c_str(), size_text(r).c_str(), type_text(r).c_str(),
+                times.c_str());
+  }
 }
 
 inline void print_routines(const std::vector<Row>& rows) {

@@ -44,6 +44,11 @@ foreach(engine alltoallv p2p encoded datatype shared)
                          redist --shape 130x70 --type f32 --from "cyclic(3),block on 2x2"
                          --to "block(40),cyclic on 4x1" --exchange ${engine} --verify)
 endforeach()
+# The shared engine on two emulated "nodes" of two ranks: windows within, MPI between.
+distarray_cli_mpi_test(redist_np4_shared_two_nodes 4 0 "exchange shared.*verify +ok, every element"
+                       redist --shape 130x70 --type f32 --from "cyclic(3),block on 2x2"
+                       --to "block(40),cyclic on 4x1" --exchange shared --verify)
+set_property(TEST cli.redist_np4_shared_two_nodes APPEND PROPERTY ENVIRONMENT DISTARRAY_EMULATED_NODES=2)
 # The FFT-style transpose into column-major local blocks, and the other two order pairs.
 foreach(orders "row-major;column-major" "column-major;row-major" "column-major;column-major")
   list(GET orders 0 from_order)
@@ -108,12 +113,16 @@ set_tests_properties(cli.explain_output_sensitive PROPERTIES TIMEOUT 20)
 # explain says which engine each exchange takes and why: a transposing send
 # side is packed, a receive side of 1 KiB runs can move in place, so the two
 # engines are timed; runs of one element leave alltoallv alone.
-distarray_cli_mpi_test(explain_engine_transpose 2 0 "send side: runs of 1 KiB on average per rank, transposing [^\n]*: packed\n *receive side: runs of 1 KiB on average per rank: long enough to move in place\n *engine: alltoallv and datatype timed"
+distarray_cli_mpi_test(explain_engine_transpose 2 0 "send side: runs of 1 KiB on average per rank, transposing [^\n]*: packed\n *receive side: runs of 1 KiB on average per rank: long enough to move in place\n *engine: alltoallv, datatype and shared \\(host memory\\) timed"
                        explain --shape 256x256 --from "block,* on 2x1" --to "*,block on 1x2" --to-order column-major)
 distarray_cli_mpi_test(explain_engine_row_major 2 0 "send side: runs of 1 KiB[^\n]*: long enough to move in place\n *receive side: runs of 128 KiB"
                        explain --shape 256x256 --from "block,* on 2x1" --to "*,block on 1x2")
-distarray_cli_mpi_test(explain_engine_short_runs 2 0 "send side: runs of 8 bytes[^\n]*packed \\(shorter than 512 bytes\\)\n *receive side: runs of 128 bytes[^\n]*\n *engine: alltoallv: no side"
+distarray_cli_mpi_test(explain_engine_short_runs 2 0 "send side: runs of 8 bytes[^\n]*packed \\(shorter than 512 bytes\\)\n *receive side: runs of 128 bytes[^\n]*\n *engine: alltoallv and shared \\(host memory\\) timed"
                        explain --shape 64 --from "block on 2" --to "cyclic on 2")
+# The same on two "nodes" of one rank each: nothing to measure.
+distarray_cli_mpi_test(explain_engine_short_runs_apart 2 0 "engine: alltoallv: no side of any rank is worth a datatype, no two ranks share a node"
+                       explain --shape 64 --from "block on 2" --to "cyclic on 2")
+set_property(TEST cli.explain_engine_short_runs_apart APPEND PROPERTY ENVIRONMENT DISTARRAY_EMULATED_NODES=2)
 distarray_cli_mpi_test(explain_engine_asked 2 0 "engine: p2p, as asked"
                        explain --shape 64 --from "block on 2" --to "cyclic on 2" --exchange p2p)
 # explain marks what a plan with the same options takes (choose_strategy), not only auto's pick.

@@ -10,7 +10,7 @@ mpiexec=$1 tool=$2 dir=$3
 fail() { echo "FAILED: $*"; exit 1; }
 file=$dir/cli_wisdom.txt
 rm -f "$file"
-run() { timeout 120 "$mpiexec" -n 2 "$tool" redist --shape 300x300 --to-order column-major --repeat 6 "$@" 2>&1; }
+run() { timeout 120 "$mpiexec" -n 2 "$tool" redist --shape 300x300 --to-order column-major --repeat 8 "$@" 2>&1; }
 first=$(run --wisdom "$file") || fail "first run: $first"
 echo "$first" | grep -q "cost model calibrated" || fail "first run did not calibrate: $first"
 grep -q "^cost	2	" "$file" || fail "no cost model in $file: $(cat "$file")"

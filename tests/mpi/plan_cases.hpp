@@ -64,6 +64,7 @@ struct Variant {
   RedistMethod method;
   ExchangeEngine exchange;
   std::size_t max_message_bytes = INT_MAX;
+  int nodes = 1;  ///< emulated (EmulatedNodes): messages between "nodes" go by MPI
 };
 
 inline std::vector<Variant> variants() {
@@ -76,6 +77,9 @@ inline std::vector<Variant> variants() {
   // Messages split into 40-byte chunks: the large-count path at small sizes.
   v.push_back({RedistMethod::direct, ExchangeEngine::p2p, 40});
   v.push_back({RedistMethod::direct, ExchangeEngine::alltoallv, 40});
+  // The shared engine on two "nodes": windows within each, MPI (in chunks) between.
+  v.push_back({RedistMethod::direct, ExchangeEngine::shared, INT_MAX, 2});
+  v.push_back({RedistMethod::multiphase, ExchangeEngine::shared, 40, 2});
   return v;
 }
 

@@ -35,6 +35,19 @@ inline std::string launch_name() {
 /// A file name private to this launch (tests at several rank counts run at once).
 inline std::string launch_file(const std::string& stem) { return stem + "_" + launch_name() + ".h5"; }
 
+/// DISTARRAY_EMULATED_NODES=n while it lives (unset for n = 1): the plans
+/// made meanwhile see MPI_COMM_WORLD cut into n "nodes" (mixed plans on
+/// one machine).  Every rank makes it alike.
+class EmulatedNodes {
+ public:
+  explicit EmulatedNodes(int nodes) {
+    if (nodes > 1) setenv("DISTARRAY_EMULATED_NODES", std::to_string(nodes).c_str(), 1);
+  }
+  EmulatedNodes(const EmulatedNodes&) = delete;
+  EmulatedNodes& operator=(const EmulatedNodes&) = delete;
+  ~EmulatedNodes() { unsetenv("DISTARRAY_EMULATED_NODES"); }
+};
+
 /// False under AddressSanitizer, whose quarantine keeps freed memory
 /// resident: growth bounds on resident memory are meaningless there.
 #if defined(__SANITIZE_ADDRESS__)

@@ -2,7 +2,7 @@
 // set time, one made slow after the choice; the automatic engine measures
 // again within a window and a round of trials and switches, takes back the
 // buffers it freed, tells the wisdom, and leaves a choice that keeps up
-// alone.  At every rank count of test_exchange_mpi.
+// alone; of three contenders it keeps the fastest.  At every rank count of test_exchange_mpi.
 
 #include "exchange/exchange.hpp"  // redist/src: the engines' interface
 
@@ -49,15 +49,21 @@ class HeldBuffers final : public ExchangeBuffers {
   static char* unused() { throw std::logic_error("the automatic engine reached its engines' buffers"); }
 };
 
+/// Packing and datatypes (the send side typed), timed by `packed` and `typed`.
+std::vector<Contender> contenders(const double& packed, const double& typed) {
+  std::vector<Contender> c;
+  c.push_back({std::make_unique<TimedEngine>("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
+  c.push_back({std::make_unique<TimedEngine>("datatype", &typed), ExchangeEngine::datatype, false, true});
+  return c;
+}
+
 TEST(AutomaticEngine, SwitchesWhenItsChoiceFallsBehind) {
   const StepShape shape{MPI_COMM_WORLD, 0, 0, 1, sizeof(double), 1 << 30, {}, {}};
   HeldBuffers buffers;
   std::vector<ExchangeEngine> decisions;
   double packed = 0.02, typed = 0.002;  // seconds per execution
-  const auto automatic =
-      make_automatic_exchange(shape, buffers, std::make_unique<TimedEngine>("alltoallv", &packed),
-                              std::make_unique<TimedEngine>("datatype", &typed), true, false,
-                              [&](ExchangeEngine e) { decisions.push_back(e); });
+  const auto automatic = make_automatic_exchange(shape, buffers, contenders(packed, typed),
+                                                 [&](ExchangeEngine e) { decisions.push_back(e); });
   PlanReport report;
   const auto execute = [&] {
     automatic->start({}, report);
@@ -91,6 +97,28 @@ TEST(AutomaticEngine, SwitchesWhenItsChoiceFallsBehind) {
     EXPECT_TRUE(automatic->settled()) << "measuring again at execution " << k;
   }
   EXPECT_EQ(decisions.size(), 2u);
+}
+
+TEST(AutomaticEngine, KeepsTheFastestOfThreeAndFreesWhatItDoesNotUse) {
+  const StepShape shape{MPI_COMM_WORLD, 0, 0, 1, sizeof(double), 1 << 30, {}, {}};
+  HeldBuffers buffers;
+  std::vector<ExchangeEngine> decisions;
+  const double packed = 0.01, typed = 0.02, shared = 0.003;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.push_back({std::make_unique<TimedEngine>("shared", &shared), ExchangeEngine::shared, false, false});
+  const auto automatic = make_automatic_exchange(shape, buffers, std::move(c),
+                                                 [&](ExchangeEngine e) { decisions.push_back(e); });
+  PlanReport report;
+  for (int k = 0; k < 7; ++k) {  // a warm-up, then each engine twice
+    EXPECT_FALSE(automatic->settled()) << "settled after " << k << " executions";
+    automatic->start({}, report);
+    automatic->wait({}, report);
+  }
+  ASSERT_TRUE(automatic->settled());
+  EXPECT_EQ(automatic->name(), "shared");
+  EXPECT_EQ(decisions, std::vector{ExchangeEngine::shared});
+  ASSERT_EQ(buffers.held.size(), 1u);
+  EXPECT_EQ(buffers.held[0], std::pair(false, false)) << "messages go through the window: both buffers freed";
 }
 
 }  // namespace

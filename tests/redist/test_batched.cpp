@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace distarray {
@@ -77,13 +78,18 @@ TEST(Batched, EveryMethodAndEngineAgainstTheOracle) {
     const auto to = Layout<2>::parse(pair.to, pair.shape);
     for (RedistMethod m :
          {RedistMethod::automatic, RedistMethod::direct, RedistMethod::indirect, RedistMethod::multiphase})
-      for (ExchangeEngine e : {ExchangeEngine::alltoallv, ExchangeEngine::datatype, ExchangeEngine::p2p,
-                               ExchangeEngine::encoded, ExchangeEngine::shared}) {
+      for (const auto [e, nodes] : {std::pair{ExchangeEngine::alltoallv, 1},
+                                    {ExchangeEngine::datatype, 1},
+                                    {ExchangeEngine::p2p, 1},
+                                    {ExchangeEngine::encoded, 1},
+                                    {ExchangeEngine::shared, 1},
+                                    {ExchangeEngine::shared, 2}}) {
         PlanOptions o;
         o.method = m;
         o.exchange = e;
         std::optional<Plan<double, 2>> plan;
         try {
+          const testing::EmulatedNodes emulated(nodes);
           plan.emplace(from, to, MPI_COMM_WORLD, o);
         } catch (const Error&) {  // the method does not apply to this pair (on every rank)
           continue;
@@ -91,7 +97,8 @@ TEST(Batched, EveryMethodAndEngineAgainstTheOracle) {
         ++plans;
         for (std::size_t k = 1; k <= 5; ++k) {
           SCOPED_TRACE("'" + pair.from + "' -> '" + pair.to + "' " + std::string(to_string(m)) + " " +
-                       std::string(to_string(e)) + " k = " + std::to_string(k));
+                       std::string(to_string(e)) + " on " + std::to_string(nodes) +
+                       " node(s), k = " + std::to_string(k));
           const auto a = arrays(from, k, true);
           auto b = arrays(to, k, false);
           if (k % 2) {

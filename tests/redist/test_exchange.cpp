@@ -100,11 +100,21 @@ TEST(ExchangeChoice, AutomaticTypesLongContiguousRunsOnly) {
   EXPECT_TRUE(whole_rows.send_typed && whole_rows.recv_typed);
   // Single columns (cyclic): spaced singles on both sides, packing only.
   // (On one rank every pair of layouts is the same mapping: one block.)
+  // Where ranks share a node the shared window is measured against packing;
+  // one rank per "node": packing only.
   if (testing::world_size() > 1) {
-    const auto singles = choice(ExchangeEngine::automatic, "*,cyclic on 1x" + ranks_text(),
-                                "*,cyclic(2) on 1x" + ranks_text());
-    EXPECT_EQ(singles.engine, ExchangeEngine::alltoallv);
-    EXPECT_FALSE(singles.send_typed || singles.recv_typed);
+    const auto singles = [] {
+      return choice(ExchangeEngine::automatic, "*,cyclic on 1x" + ranks_text(),
+                    "*,cyclic(2) on 1x" + ranks_text());
+    };
+    const auto on_one_node = singles();
+    EXPECT_EQ(on_one_node.engine, ExchangeEngine::automatic);
+    EXPECT_TRUE(on_one_node.shared_trial && !on_one_node.typed_trial);
+    EXPECT_FALSE(on_one_node.send_typed || on_one_node.recv_typed);
+    const testing::EmulatedNodes apart(testing::world_size());
+    const auto one_per_node = singles();
+    EXPECT_EQ(one_per_node.engine, ExchangeEngine::alltoallv);
+    EXPECT_FALSE(one_per_node.send_typed || one_per_node.recv_typed || one_per_node.shared_trial);
   }
   // A transpose into a column-major block: the send side is strided (packed),
   // the receive side long and contiguous (typed); both are measured.
@@ -129,7 +139,7 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
   DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
   DistArray<double, 2, Space, DestOrder> b(to, MPI_COMM_WORLD);
   testing::fill_pattern(a);
-  for (int k = 0; k < 6; ++k) {  // past the automatic engine's trials
+  for (int k = 0; k < 8; ++k) {  // past the automatic engine's trials (a warm-up, two of each of three)
     Kokkos::deep_copy(b.local(), -1.0);
     plan.execute(a, b);
     EXPECT_EQ(testing::local_mismatches(b), 0) << "execution " << k;
@@ -184,12 +194,17 @@ TEST(Exchange, AutomaticEngineMeasuresThenSettles) {
     return;
   }
   EXPECT_EQ(plan.report().exchange, "auto(measuring)");
-  for (int k = 0; k < 5; ++k) {
+  // A warm-up, then two of each: alltoallv, datatype and (ranks on one node) shared.
+  const int trials = 1 + 2 * (testing::world_size() > 1 ? 3 : 2);
+  for (int k = 0; k < trials; ++k) {
+    EXPECT_EQ(plan.report().exchange, "auto(measuring)") << "after " << k << " executions";
     plan.execute(a, b);
     ASSERT_EQ(testing::local_mismatches(b), 0);
   }
   const std::string settled = plan.report().exchange;
-  EXPECT_TRUE(settled.rfind("alltoallv", 0) == 0 || settled.rfind("datatype", 0) == 0) << settled;
+  EXPECT_TRUE(settled.rfind("alltoallv", 0) == 0 || settled.rfind("datatype", 0) == 0 ||
+              (settled == "shared" && testing::world_size() > 1))
+      << settled;
   plan.execute(a, b);
   EXPECT_EQ(plan.report().exchange, settled);  // decided (then watched: test_automatic_watch.cpp)
 }

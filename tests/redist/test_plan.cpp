@@ -45,7 +45,9 @@ void check_pair(const std::string& from_text, const std::string& to_text, const 
     if (v.method == RedistMethod::indirect && !(from.grid() == to.grid())) continue;
     if (v.method == RedistMethod::multiphase && !has_multiphase(from, to)) continue;
     SCOPED_TRACE("'" + from_text + "' -> '" + to_text + "' " + std::string(to_string(v.method)) + " " +
-                 std::string(to_string(v.exchange)) + " chunk " + std::to_string(v.max_message_bytes));
+                 std::string(to_string(v.exchange)) + " chunk " + std::to_string(v.max_message_bytes) +
+                 " nodes " + std::to_string(v.nodes));
+    const testing::EmulatedNodes nodes(v.nodes);
     PlanOptions options;
     options.method = v.method;
     options.exchange = v.exchange;

@@ -5,6 +5,8 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/exec/exchange_choice.hpp>
 
+#include "exchange.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #if __has_include(<mpi-ext.h>)
@@ -44,18 +46,30 @@ bool all_ranks(MPI_Comm comm, bool mine, MPI_Op op) {
   return value != 0;
 }
 
-/// Whether every rank of `comm` shares this rank's node (its memory).
-bool on_one_node(MPI_Comm comm) {
-  MPI_Comm node = MPI_COMM_NULL;
-  DISTARRAY_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  int node_size = 0, size = 0;
-  MPI_Comm_size(node, &node_size);
-  MPI_Comm_size(comm, &size);
+/// The shared engine's prospects for a step (collective over `comm`):
+/// whether it can run (every rank's kernels can write a shared window, and
+/// every node has room for the step's windows), and whether some rank
+/// shares its node with another (else every message goes by MPI anyway).
+struct SharedOutlook {
+  bool runs, shares_nodes;
+};
+SharedOutlook shared_outlook(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
+                             std::size_t element_bytes, bool host_arrays) {
+  MPI_Comm node = node_communicator(comm);
+  const bool room = node_has_room(node, shared_window_bytes(send, recv, element_bytes));
+  const int node_ranks = ranks_of(node);
   MPI_Comm_free(&node);
-  return node_size == size;
+  return {all_ranks(comm, host_arrays && room, MPI_LAND), all_ranks(comm, node_ranks > 1, MPI_LOR)};
 }
 
 }  // namespace
+
+bool ranks_share_a_node(MPI_Comm comm) {
+  MPI_Comm node = node_communicator(comm);
+  const int node_ranks = ranks_of(node);
+  MPI_Comm_free(&node);
+  return all_ranks(comm, node_ranks > 1, MPI_LOR);
+}
 
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
@@ -67,11 +81,11 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
   }
   ExchangeEngine asked = options.exchange;
   if (asked == ExchangeEngine::shared) {
-    if (all_ranks(comm, on_one_node(comm) && host_arrays, MPI_LAND)) {  // (the split is collective: first)
+    if (shared_outlook(comm, send, recv, element_bytes, host_arrays).runs) {
       c.engine = ExchangeEngine::shared;
       return c;
     }
-    asked = ExchangeEngine::alltoallv;  // ranks on other nodes, or device arrays: packed through MPI
+    asked = ExchangeEngine::alltoallv;  // device arrays, or no room on a node: packed through MPI
   }
   // Collectives take int byte counts and displacements: usable only if every
   // rank's messages fit, decided together so that no rank waits in a
@@ -85,19 +99,32 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
     c.send_typed = c.recv_typed = true;
   } else if (c.engine == ExchangeEngine::automatic) {
     // Each rank types its own sides: packed bytes and typed elements have the
-    // same type signature.  Nothing to measure when no side is typed
-    // anywhere.  Steps typed on every side are measured too: no packing
+    // same type signature.  Datatypes are measured where some side is typed
+    // on some rank.  Steps typed on every side are measured too: no packing
     // beats packing on a quiet machine, but on a busy one Open MPI's
     // fragment pipeline for datatypes took 8x alltoallv's time on the
     // default 2048^2 transpose (2 ranks while a build shared the 2 cores).
     c.send_typed = table_worth_typing(send, element_bytes);
     c.recv_typed = table_worth_typing(recv, element_bytes);
-    if (!all_ranks(comm, c.send_typed || c.recv_typed, MPI_LOR)) c.engine = ExchangeEngine::alltoallv;
-    // Every rank holds the same wisdom: they take the same engine.
-    if (c.engine == ExchangeEngine::automatic && memo.wisdom)
-      c.engine = memo.wisdom->engine(memo.key).value_or(ExchangeEngine::automatic);
+    c.typed_trial = all_ranks(comm, c.send_typed || c.recv_typed, MPI_LOR);
+    // The shared window beside them where ranks share a node: one copy
+    // fewer than alltoallv, but each message packed into another rank's
+    // memory, which may be slower (another socket's), so it is measured too.
+    const SharedOutlook shared = shared_outlook(comm, send, recv, element_bytes, host_arrays);
+    c.shared_trial = shared.runs && shared.shares_nodes;
+    if (!c.typed_trial && !c.shared_trial) c.engine = ExchangeEngine::alltoallv;
+    // Every rank holds the same wisdom: they take the same engine, one it
+    // can run here.
+    if (c.engine == ExchangeEngine::automatic && memo.wisdom) {
+      const auto known = memo.wisdom->engine(memo.key);
+      if ((known == ExchangeEngine::datatype && c.typed_trial) ||
+          (known == ExchangeEngine::shared && c.shared_trial) || known == ExchangeEngine::alltoallv)
+        c.engine = *known;
+    }
   }
-  if (c.engine == ExchangeEngine::alltoallv) c.send_typed = c.recv_typed = false;
+  if (c.engine == ExchangeEngine::alltoallv || c.engine == ExchangeEngine::shared)
+    c.send_typed = c.recv_typed = false;
+  if (c.engine != ExchangeEngine::automatic) c.typed_trial = c.shared_trial = false;
   return c;
 }
 

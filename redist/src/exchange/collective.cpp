@@ -19,12 +19,12 @@ namespace {
 class CollectiveExchange : public Exchange {
  public:
   bool test(const Blocks& blocks, PlanReport& report) final {
-    const bool done = complete_request(request_, false, report.exchange_seconds);
+    const bool done = complete_requests({&request_, 1}, false, report.exchange_seconds);
     if (done) unpack(blocks, report);
     return done;
   }
   void wait(const Blocks& blocks, PlanReport& report) final {
-    complete_request(request_, true, report.exchange_seconds);
+    complete_requests({&request_, 1}, true, report.exchange_seconds);
     unpack(blocks, report);
   }
 

@@ -84,17 +84,28 @@ std::unique_ptr<Exchange> make_point_to_point_exchange(const StepShape& shape, E
 /// Hsu-Chung's encoded messages: a header of unpacking runs before each payload.
 std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                 DecodeBuffers& decoded, EncodedMessages messages);
-/// Every rank of the step on one node: messages packed straight into the
-/// receivers' segments of a shared window, a node barrier (shared.cpp).
+/// Messages to ranks on this node packed straight into the receivers'
+/// segments of a shared window, a node barrier; messages to other nodes
+/// packed into this rank's segment and moved by MPI (shared.cpp).
 std::unique_ptr<Exchange> make_shared_exchange(const StepShape& shape, const CopyTable& send,
                                                const CopyTable& recv, StepHalf& buffers);
-/// Measures `packed` against `typed` on the first executions, keeps the
-/// faster and tells `decided` which (alltoallv or datatype); measures again
-/// where the one kept falls behind the other's time (automatic.cpp).
+/// Bytes of one rank's shared windows for a step, at most (shared.cpp).
+std::size_t shared_window_bytes(const CopyTable& send, const CopyTable& recv, std::size_t element_bytes);
+/// One engine the automatic engine measures, and the step's buffers it needs.
+struct Contender {
+  std::unique_ptr<Exchange> exchange;
+  ExchangeEngine engine;
+  bool send_buffer, recv_buffer;
+  /// Where set: makes `exchange` (collective) at its first trial, which is
+  /// dropped again when another engine is kept (an engine that holds
+  /// memory of its own, the shared windows).
+  std::function<std::unique_ptr<Exchange>()> make = {};
+};
+/// Measures the contenders (packing first) on the first executions, keeps
+/// the fastest and tells `decided` which; measures again where the one
+/// kept falls behind the runner-up's time (automatic.cpp).
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
-                                                  std::unique_ptr<Exchange> packed,
-                                                  std::unique_ptr<Exchange> typed, bool send_typed,
-                                                  bool recv_typed,
+                                                  std::vector<Contender> contenders,
                                                   std::function<void(ExchangeEngine)> decided);
 
 // Helpers the engines share (helpers.cpp).
@@ -102,9 +113,22 @@ std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, Exchan
 /// Adds seconds since `start` to `total`; returns now.
 double add_seconds(double& total, double start);
 
-/// Tests (`block` false) or waits for `request`, adding the time to
-/// `seconds`; true once it is complete.
-bool complete_request(MPI_Request& request, bool block, double& seconds);
+/// Tests (`block` false) or waits for `requests`, adding the time to
+/// `seconds`; true once every one is complete.
+bool complete_requests(std::span<MPI_Request> requests, bool block, double& seconds);
+
+// Ranks grouped by node (node.cpp).
+
+/// The ranks of `comm` sharing this rank's node, numbered in `comm`'s
+/// order (collective; the caller frees it).  DISTARRAY_EMULATED_NODES=n
+/// cuts `comm`'s ranks, in rank order, into n "nodes" first: mixed plans
+/// on one machine, for tests.
+MPI_Comm node_communicator(MPI_Comm comm);
+/// Each rank of `comm`'s number in `node`, MPI_UNDEFINED where it is not there.
+std::vector<int> node_ranks(MPI_Comm comm, MPI_Comm node);
+/// Collective over `node`: whether `bytes` per rank of shared windows fit
+/// where the node's MPI keeps them.
+bool node_has_room(MPI_Comm node, std::size_t bytes);
 
 /// Posts the sends (`send`) or receives of message `m` of `buffer`, in
 /// chunks of at most `shape.max_message_bytes`, appending their requests.

@@ -13,13 +13,13 @@ double add_seconds(double& total, double start) {
   return now;
 }
 
-bool complete_request(MPI_Request& request, bool block, double& seconds) {
+bool complete_requests(std::span<MPI_Request> requests, bool block, double& seconds) {
   const double t = MPI_Wtime();
   int done = 1;
   if (block)
-    DISTARRAY_MPI_CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    DISTARRAY_MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
   else
-    DISTARRAY_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    DISTARRAY_MPI_CHECK(MPI_Testall(int(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE));
   add_seconds(seconds, t);
   return done != 0;
 }

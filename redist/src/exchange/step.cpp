@@ -29,20 +29,30 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
   }
   auto peers = std::make_shared<PeerExchange>(shape.comm, shape.send, shape.recv, shape.element_bytes);
   if (choice.engine == ExchangeEngine::alltoallv) return make_alltoallv_exchange(shape, buffers, peers);
-  // Types for the sides moved in place (agreed: they allocate).
-  auto [send_types, recv_types] = agreed(shape.comm, [&] {
-    std::pair<std::optional<MessageTypes>, std::optional<MessageTypes>> types;
-    if (choice.send_typed) types.first.emplace(send, shape.element_bytes);
-    if (choice.recv_typed) types.second.emplace(recv, shape.element_bytes);
-    return types;
-  });
-  auto typed = make_datatype_exchange(shape, buffers, peers, std::move(send_types), std::move(recv_types));
-  if (choice.engine == ExchangeEngine::datatype) return typed;
+  const auto typed = [&] {
+    // Types for the sides moved in place (agreed: they allocate).
+    auto [send_types, recv_types] = agreed(shape.comm, [&] {
+      std::pair<std::optional<MessageTypes>, std::optional<MessageTypes>> types;
+      if (choice.send_typed) types.first.emplace(send, shape.element_bytes);
+      if (choice.recv_typed) types.second.emplace(recv, shape.element_bytes);
+      return types;
+    });
+    return make_datatype_exchange(shape, buffers, peers, std::move(send_types), std::move(recv_types));
+  };
+  if (choice.engine == ExchangeEngine::datatype) return typed();
+  std::vector<Contender> contenders;
+  contenders.push_back(
+      {make_alltoallv_exchange(shape, buffers, peers), ExchangeEngine::alltoallv, true, true});
+  if (choice.typed_trial)
+    contenders.push_back({typed(), ExchangeEngine::datatype, !choice.send_typed, !choice.recv_typed});
+  if (choice.shared_trial)  // its windows made only when measured, and kept only if it wins
+    contenders.push_back({nullptr, ExchangeEngine::shared, false, false, [&shape, send, recv, &buffers] {
+                            return make_shared_exchange(shape, send, recv, buffers);
+                          }});
   auto remember = [memo = std::move(memo), comm = shape.comm](ExchangeEngine chosen) {
     if (memo.wisdom && !memo.key.empty()) memo.wisdom->record_engine(memo.key, chosen, comm);
   };
-  return make_automatic_exchange(shape, buffers, make_alltoallv_exchange(shape, buffers, peers),
-                                 std::move(typed), choice.send_typed, choice.recv_typed, std::move(remember));
+  return make_automatic_exchange(shape, buffers, std::move(contenders), std::move(remember));
 }
 
 }  // namespace

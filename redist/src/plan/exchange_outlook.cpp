@@ -71,18 +71,27 @@ std::string side_text(const char* name, const SideOutlook& s) {
                          : ": packed (shorter than " + bytes_text(detail::typed_run_bytes) + ")");
 }
 
-/// The engine a step's `options.exchange` leads to, and why.
-std::string decision(const PlanOptions& options, index_t max_bytes, bool typed) {
+/// The engine a step's `options.exchange` leads to, and why (`shares_node`:
+/// some rank shares its node with another).
+std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, bool shares_node) {
   const std::string asked(to_string(options.exchange));
   if (options.exchange == ExchangeEngine::p2p || options.exchange == ExchangeEngine::encoded)
     return asked + ", as asked";
+  if (options.exchange == ExchangeEngine::shared)
+    return "shared, as asked: packed into the receivers' windows within a node, by MPI between nodes "
+           "(alltoallv where the kernels cannot write host memory or a node has no room)";
   if (max_bytes > std::min<index_t>(index_t(options.max_message_bytes), INT_MAX))
     return "p2p in chunks: a rank's messages exceed the collectives' int counts";
   if (options.exchange != ExchangeEngine::automatic)
     return asked + ", as asked (datatype packs where MPI cannot read the arrays' memory)";
-  if (!typed) return "alltoallv: no side of any rank is worth a datatype";
-  return "alltoallv and datatype timed on the first executions, the faster kept (or read from the "
-         "wisdom), then watched: measured again when it runs 1.5x the other";
+  if (!typed && !shares_node)
+    return "alltoallv: no side of any rank is worth a datatype, no two ranks share a node";
+  const std::string timed = typed && shares_node ? "alltoallv, datatype and shared (host memory)"
+                            : typed              ? "alltoallv and datatype"
+                                                 : "alltoallv and shared (host memory)";
+  return timed +
+         " timed on the first executions, the fastest kept (or read from the wisdom), then "
+         "watched: measured again when it runs 1.5x the runner-up";
 }
 
 }  // namespace
@@ -118,6 +127,7 @@ std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, Stora
   DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, lows.data(), int(lows.size()), MPI_DOUBLE, MPI_MIN, comm));
   DISTARRAY_MPI_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, flags.data(), int(flags.size()), MPI_DOUBLE, MPI_MAX, comm));
+  const bool shares_node = detail::ranks_share_a_node(comm);
   std::ostringstream out;
   for (std::size_t k = 0; k < phases; ++k) {
     bool typed = false;
@@ -128,7 +138,7 @@ std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, Stora
       typed = typed || o.typed;
       out << "      " << side_text(side == 0 ? "send" : "receive", o) << "\n";
     }
-    out << "      engine: " << decision(options, c.phases[k].max_bytes, typed) << "\n";
+    out << "      engine: " << decision(options, c.phases[k].max_bytes, typed, shares_node) << "\n";
   }
   return out.str();
 }

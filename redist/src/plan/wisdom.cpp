@@ -46,7 +46,7 @@ bool valid_entry(const std::string& key, const std::string& value) {
     in >> ts >> te;
     return in && in.eof() && std::isfinite(ts) && std::isfinite(te) && ts >= 0 && te >= 0;
   }
-  if (key.rfind("engine\t", 0) == 0) return value == "alltoallv" || value == "datatype";
+  if (key.rfind("engine\t", 0) == 0) return value == "alltoallv" || value == "datatype" || value == "shared";
   return false;
 }
 

@@ -30,9 +30,9 @@ enum class ExchangeEngine {
   encoded,    ///< p2p whose messages carry their unpacking runs in a header (Hsu-Chung ICPP'97)
   datatype,   ///< one MPI_Alltoallw of derived datatypes built from the runs: no user-space packing
               ///< (host-accessible memory; other spaces fall back to packing)
-  shared,     ///< ranks on one node: each packs its messages straight into the receivers' buffers in
-              ///< an MPI-3 shared window, no MPI copy (host-accessible memory, every rank of a step on
-              ///< one node; elsewhere alltoallv)
+  shared,     ///< each rank packs its messages for ranks of its node straight into their buffers in
+              ///< node-shared memory, no MPI copy; messages to other nodes go by MPI (host-
+              ///< accessible memory with room for the buffers; elsewhere alltoallv)
 };
 
 /// How exchange buffers in memory the host cannot access (a GPU's) reach MPI.

@@ -35,11 +35,13 @@ inline bool worth_typing(double mean_run_bytes, bool strided) {
 }
 
 struct ExchangeChoice {
-  /// Never `automatic` unless the step measures alltoallv against datatype.
+  /// Never `automatic` unless the step measures alltoallv against another engine.
   ExchangeEngine engine = ExchangeEngine::p2p;
   /// The sides MPI moves in place by derived datatypes (datatype; for
   /// automatic, the sides its datatype trial moves so).
   bool send_typed = false, recv_typed = false;
+  /// Automatic: the engines measured beside alltoallv (the same on every rank).
+  bool typed_trial = false, shared_trial = false;
 
   /// Whether the step needs its own send and receive buffers (shared: its
   /// messages go into the receivers' window).
@@ -56,14 +58,19 @@ struct ExchangeChoice {
 /// message above `options.max_message_bytes` or INT_MAX on any rank runs
 /// point-to-point in chunks; derived datatypes need arrays MPI can read
 /// (`mpi_reads_arrays`).  The automatic engine types the sides whose runs are
-/// contiguous and long, and measures only when that leaves something to
-/// compare and `memo` does not already know the answer.  The shared engine
-/// needs every rank of `comm` on one node and arrays in host memory
-/// (`host_arrays`: the kernels write into the window); elsewhere the step
-/// packs through alltoallv.
+/// contiguous and long, measures the shared engine too where ranks share a
+/// node and it can run (below), and measures only when that leaves
+/// something to compare and `memo` does not already know the answer.  The shared engine
+/// needs arrays in host memory (`host_arrays`: the kernels write into the
+/// window) and room for its windows on every node; elsewhere the step packs
+/// through alltoallv.
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
                                const EngineMemo& memo = {}, bool host_arrays = true);
+
+/// Collective over `comm`: whether some rank shares its node with another
+/// (DISTARRAY_EMULATED_NODES applied).
+bool ranks_share_a_node(MPI_Comm comm);
 
 /// What the MPI library says, at run time, of the device memory of this
 /// Kokkos build (Open MPI's MPIX_Query_cuda_support; `unknown` where it
