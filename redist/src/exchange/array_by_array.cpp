@@ -1,6 +1,7 @@
 // A batch through an engine that moves one array at a time: the encoded
 // engine, whose receivers place each message by its header, which
-// describes one array's piece.  The arrays go one after another, each
+// describes one array's piece, and the shared engine, whose senders place
+// each array's messages straight into the receivers' windows.  The arrays go one after another, each
 // started as soon as the one before has completed (inside test() without
 // blocking, or inside wait()), on the engine's own buffers; a rank may
 // already send the next array's messages while a peer still receives the

@@ -46,15 +46,16 @@ class AutomaticExchange final : public Exchange {
   void start(const Blocks& blocks, PlanReport& report) override {
     if (state_ == State::decided) watch();
     completed_in_start_ = state_ == State::measuring;
-    const double started = MPI_Wtime();
     if (!completed_in_start_) {
+      const double started = MPI_Wtime();
       chosen().start(blocks, report);
       inside_ = MPI_Wtime() - started;
       return;
     }
     Contender& c = contenders_[trial_contender()];
-    if (!c.exchange) c.exchange = c.make();  // (every rank is at the same trial)
+    if (!c.exchange) c.exchange = c.make();  // (every rank is at the same trial; not timed)
     Exchange& trial = *c.exchange;
+    const double started = MPI_Wtime();
     trial.start(blocks, report);
     trial.wait(blocks, report);
     measured(MPI_Wtime() - started);

@@ -49,7 +49,10 @@ char* map_segment(const std::string& name, std::size_t bytes, bool create, std::
       return nullptr;
     }
   }
-  void* at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  // Populated: the page tables filled now, not by a fault on each page's
+  // first touch inside an execution (the automatic engine's trials would
+  // time those faults and never keep the shared engine).
+  void* at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
   close(fd);  // the mapping keeps the memory
   if (at == MAP_FAILED) {
     error = "mmap(" + name + "): " + std::strerror(errno);

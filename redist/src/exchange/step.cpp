@@ -63,7 +63,7 @@ Step::Step(MPI_Comm comm, int tag, const CopyTable& send, const CopyTable& recv,
     : shape_(std::make_unique<StepShape>(StepShape{comm, 0, 2 * tag, 2 * tag + 1, element_bytes,
                                                    options.max_message_bytes, send.messages, recv.messages})),
       own_elements_(own_elements),
-      placed_by_headers_(choice.engine == ExchangeEngine::encoded),
+      array_by_array_(choice.engine == ExchangeEngine::encoded || choice.engine == ExchangeEngine::shared),
       buffers_(std::move(buffers)) {
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &shape_->rank));
   exchange_ = make_exchange(*shape_, send, recv, choice, *buffers_, std::move(encoded), std::move(memo));
@@ -104,7 +104,10 @@ void Step::wait(PlanReport& report) {
 
 void Step::prepare_batch(int k) {
   if (k == batched_k_) return;  // every rank saw the same batches: no collective needed
-  if (placed_by_headers_) {     // receivers have no table to place k pieces of one message by
+  // Encoded: receivers have no table to place k pieces of one message by.
+  // Shared: each array straight into the receivers' windows (two passes
+  // over memory; the batched alltoallv makes three).
+  if (array_by_array_) {
     if (!batched_) batched_ = make_array_by_array_exchange(*exchange_);
   } else {
     BatchBuffers& batch = *agreed(shape_->comm, [&]() -> BatchBuffers* { return &buffers_->batch(k); });

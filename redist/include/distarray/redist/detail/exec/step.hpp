@@ -71,7 +71,7 @@ class Step {
 
   std::unique_ptr<StepShape> shape_;
   index_t own_elements_;
-  bool placed_by_headers_;  // encoded: batches go array by array
+  bool array_by_array_;  // encoded and shared: batches go array by array (Step::prepare_batch)
   std::unique_ptr<StepHalf> buffers_;
   std::unique_ptr<Exchange> exchange_;
   std::shared_ptr<PeerExchange> peers_;  // the batched exchange's (built by the first prepare_batch)
