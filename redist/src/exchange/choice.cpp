@@ -57,9 +57,8 @@ SharedOutlook shared_outlook(MPI_Comm comm, const CopyTable& send, const CopyTab
                              std::size_t element_bytes, bool host_arrays) {
   MPI_Comm node = node_communicator(comm);
   const bool room = node_has_room(node, shared_window_bytes(send, recv, element_bytes));
-  const int node_ranks = ranks_of(node);
   MPI_Comm_free(&node);
-  return {all_ranks(comm, host_arrays && room, MPI_LAND), all_ranks(comm, node_ranks > 1, MPI_LOR)};
+  return {all_ranks(comm, host_arrays && room, MPI_LAND), ranks_share_a_node(comm)};
 }
 
 }  // namespace
