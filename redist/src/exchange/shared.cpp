@@ -44,7 +44,7 @@ index_t outgoing_elements(const CopyTable& send, const std::vector<int>& node_ra
 class SharedExchange final : public Exchange {
  public:
   SharedExchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv, StepHalf& buffers)
-      : shape_(shape), node_(node_communicator(shape.comm)) {
+      : shape_(shape), node_(node_communicator(shape.comm)), me_(rank_of(node_)) {
     const std::vector<int> node_rank = node_ranks(shape.comm, node_);
     const auto eb = index_t(shape.element_bytes);
     const index_t outgoing = outgoing_elements(send, node_rank);
@@ -68,7 +68,6 @@ class SharedExchange final : public Exchange {
     for (const auto& m : recv.messages) place[std::size_t(m.rank)] = m.offset;
     DISTARRAY_MPI_CHECK(
         MPI_Alltoall(place.data(), 1, MPI_LONG_LONG, theirs.data(), 1, MPI_LONG_LONG, shape.comm));
-    const int me = rank_of(node_);
     CopyTable placed = send;
     index_t next = recv.total;  // the outgoing part of this rank's window
     bool unplaced = false;      // (receivers list every sender: never)
@@ -77,7 +76,7 @@ class SharedExchange final : public Exchange {
       index_t at = 0;
       if (to == MPI_UNDEFINED) {
         to_other_nodes_.push_back({m.rank, next, m.count, 0, 0});
-        at = from_lowest(me) + next;
+        at = from_lowest(me_) + next;
         next += m.count;
       } else {
         unplaced = unplaced || theirs[std::size_t(m.rank)] < 0;
@@ -104,7 +103,7 @@ class SharedExchange final : public Exchange {
   void start(const Blocks& blocks, PlanReport& report) override {
     double t = MPI_Wtime();
     current_ = (current_ + 1) % windows;
-    char* const mine = window(rank_of(node_));
+    char* const mine = window(me_);
     requests_.clear();
     for (const auto& m : from_other_nodes_)
       post_message(shape_, false, mine, m, shape_.payload_tag, requests_);
@@ -134,12 +133,13 @@ class SharedExchange final : public Exchange {
   void unpack(const Blocks& blocks, PlanReport& report) {
     const double t = MPI_Wtime();
     std::atomic_thread_fence(std::memory_order_seq_cst);  // the reads after the barrier
-    placed_->unpack(window(rank_of(node_)), blocks.out[0]);
+    placed_->unpack(window(me_), blocks.out[0]);
     add_seconds(report.unpack_seconds, t);
   }
 
   const StepShape& shape_;
   MPI_Comm node_;                         // the step's ranks on this node, numbered alike
+  int me_;                                // this rank's number in node_
   std::optional<NodeSegments> segments_;  // each rank's: `windows` windows of window_ bytes
   std::size_t window_ = 0;
   PlacedBuffers* placed_ = nullptr;
