@@ -1,7 +1,8 @@
 // Series: several arrays and steps per file with attributes, restored by
 // name and step into other layouts, storage orders and rank counts;
-// compressed arrays; an abandoned step rolled back; misuse refused on every
-// rank.  (The kill test is tests/cli/killed_series_writer.sh.)
+// compressed arrays; an abandoned step rolled back; concurrent creators of a
+// new series lose no step; misuse refused on every rank.  (The kill test is
+// tests/cli/killed_series_writer.sh.)
 
 #include <distarray/io/series.hpp>
 
@@ -12,10 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <complex>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 namespace distarray {
 namespace {
@@ -25,6 +28,7 @@ using testing::fresh;
 using testing::ranks_text;
 using testing::step_mismatches;
 using testing::world_rank;
+using testing::world_size;
 
 using Left2 = DistArray<double, 2, Kokkos::HostSpace, Kokkos::LayoutLeft>;
 
@@ -206,6 +210,37 @@ TEST(Series, PlainSaveTakesColumnMajorAndCompression) {
   const auto info = checkpoint_info(path, "a", MPI_COMM_WORLD);
   EXPECT_EQ(info.storage_order, "column-major");
   EXPECT_NE(info.compression.find("chunks"), std::string::npos);
+}
+
+TEST(SeriesJournal, WritersCreatingOneSeriesAtOnceLoseNoStep) {
+  const int n = world_size();
+  DistArray<double, 1> a(Layout<1>::parse("block on 1", {17}), MPI_COMM_SELF);
+  for (int round = 0; round < 5; ++round) {
+    const std::string path = fresh("created_at_once_" + std::to_string(round));
+    fill_step(a, world_rank());
+    // Every rank alone creates the series and writes its own step, retrying while another writes.
+    for (int attempt = 0;; ++attempt) {
+      try {
+        Series s(path, MPI_COMM_SELF);
+        s.begin_step(std::uint64_t(world_rank()));
+        s.write("u", a);
+        s.commit_step();
+        break;
+      } catch (const CheckpointError& e) {
+        ASSERT_NE(std::string(e.what()).find("another writer has it open"), std::string::npos) << e.what();
+        ASSERT_LT(attempt, 5000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto steps = list_steps(path, MPI_COMM_WORLD);
+    ASSERT_EQ(int(steps.size()), n) << "round " << round;
+    DistArray<double, 1> b(Layout<1>::parse("cyclic on " + testing::ranks_text(), {17}), MPI_COMM_WORLD);
+    for (int step = 0; step < n; ++step) {
+      restore_step(path, "u", b, std::uint64_t(step));
+      EXPECT_EQ(step_mismatches(b, step), 0) << "round " << round << ", step " << step;
+    }
+  }
 }
 
 }  // namespace

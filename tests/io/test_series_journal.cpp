@@ -3,7 +3,8 @@
 // write; another file's journal, a damaged one or a FIFO is refused and left
 // alone, and so is one written for an earlier file on the same inode; a
 // journal kept from a committed step (a stalled reader's copy) undoes
-// nothing.  Concurrent creators of a new series lose no step.
+// nothing.  A reader that cannot read a half-written step's file says how to
+// roll the step back.
 
 #define DISTARRAY_INCLUDING_DETAIL  // journal_image.hpp, to forge a journal
 #include <distarray/io/detail/durability/journal_image.hpp>
@@ -18,12 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace distarray {
@@ -33,7 +32,6 @@ using testing::fill_step;
 using testing::fresh;
 using testing::step_mismatches;
 using testing::world_rank;
-using testing::world_size;
 
 Layout<2> layout() {
   return Layout<2>::parse("cyclic(3),block on " + testing::ranks_text() + "x1", {29, 13});
@@ -133,6 +131,36 @@ TEST(SeriesJournal, AStepLeftUnfinishedIsRolledBackByTheNextWriterOnly) {
   expect_steps(path, 2);
 }
 
+TEST(SeriesJournal, AReaderOfAHalfWrittenStepSaysHowToRollItBack) {
+  // A writer killed inside a step can leave the file's metadata half written
+  // (seen once in many kills at 4 ranks: the root group could not be listed).
+  // Forged here by breaking every symbol-table node of a step's image.
+  const std::string path = fresh("journal_half_written");
+  write_steps(path, 2);
+  std::string file, journal;
+  {
+    Series s(path, MPI_COMM_WORLD);
+    DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
+    s.begin_step(2);
+    s.write("u", u);
+    if (world_rank() == 0) file = bytes_of(path), journal = bytes_of(journal_of(path));
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  for (std::size_t at = file.find("SNOD"); at != std::string::npos; at = file.find("SNOD", at + 4))
+    file[at] = 'X';
+  put_bytes(path, file);
+  put_bytes(journal_of(path), journal);
+  testing::expect_throw_on_every_rank([&] { list_steps(path, MPI_COMM_WORLD); }, "distarray recover");
+  DistArray<double, 2> v(layout(), MPI_COMM_WORLD);
+  testing::expect_throw_on_every_rank([&] { restore_step(path, "u", v); }, "distarray recover");
+  if (world_rank() == 0) {
+    EXPECT_TRUE(bytes_of(path) == file) << "a reader wrote to the series";
+    EXPECT_TRUE(bytes_of(journal_of(path)) == journal) << "a reader changed the journal";
+  }
+  { const Series writer(path, MPI_COMM_WORLD); }
+  expect_steps(path, 2);
+}
+
 TEST(SeriesJournal, ForeignDamagedOrSpecialJournalsAreRefusedAndLeftAlone) {
   const std::string path = fresh("journal_foreign"), other = fresh("journal_other");
   write_steps(path, 2);
@@ -204,37 +232,6 @@ TEST(SeriesJournal, AJournalOfAnEarlierFileOnTheSameInodeIsRefused) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   expect_steps(path, 2);
-}
-
-TEST(SeriesJournal, WritersCreatingOneSeriesAtOnceLoseNoStep) {
-  const int n = world_size();
-  DistArray<double, 1> a(Layout<1>::parse("block on 1", {17}), MPI_COMM_SELF);
-  for (int round = 0; round < 5; ++round) {
-    const std::string path = fresh("created_at_once_" + std::to_string(round));
-    fill_step(a, world_rank());
-    // Every rank alone creates the series and writes its own step, retrying while another writes.
-    for (int attempt = 0;; ++attempt) {
-      try {
-        Series s(path, MPI_COMM_SELF);
-        s.begin_step(std::uint64_t(world_rank()));
-        s.write("u", a);
-        s.commit_step();
-        break;
-      } catch (const CheckpointError& e) {
-        ASSERT_NE(std::string(e.what()).find("another writer has it open"), std::string::npos) << e.what();
-        ASSERT_LT(attempt, 5000);
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    const auto steps = list_steps(path, MPI_COMM_WORLD);
-    ASSERT_EQ(int(steps.size()), n) << "round " << round;
-    DistArray<double, 1> b(Layout<1>::parse("cyclic on " + testing::ranks_text(), {17}), MPI_COMM_WORLD);
-    for (int step = 0; step < n; ++step) {
-      restore_step(path, "u", b, std::uint64_t(step));
-      EXPECT_EQ(step_mismatches(b, step), 0) << "round " << round << ", step " << step;
-    }
-  }
 }
 
 }  // namespace

@@ -61,33 +61,35 @@ std::map<std::uint64_t, StepEntry> steps_of(const Hdf5File& file) {
 }  // namespace detail
 
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm) {
-  const auto file = detail::open_series_for_reading(path, comm);
-  std::vector<StepInfo> out;
-  for (const auto& [step, entry] : detail::steps_of(file)) {
-    StepInfo info{step, entry.complete, {}, {}, entry.damage};
-    if (!entry.damage.empty()) {  // listed as damaged; its contents are not trusted
+  return detail::read_series(path, comm, [](const detail::Hdf5File& file) {
+    std::vector<StepInfo> out;
+    for (const auto& [step, entry] : detail::steps_of(file)) {
+      StepInfo info{step, entry.complete, {}, {}, entry.damage};
+      if (!entry.damage.empty()) {  // listed as damaged; its contents are not trusted
+        out.push_back(std::move(info));
+        continue;
+      }
+      info.attributes = file.user_attributes(file.open_group(entry.group).get());
+      for (const std::string& name : file.children(entry.group))
+        info.arrays.emplace_back(name, detail::dataset_info(file, entry.group + "/" + name));
       out.push_back(std::move(info));
-      continue;
     }
-    info.attributes = file.user_attributes(file.open_group(entry.group).get());
-    for (const std::string& name : file.children(entry.group))
-      info.arrays.emplace_back(name, detail::dataset_info(file, entry.group + "/" + name));
-    out.push_back(std::move(info));
-  }
-  return out;
+    return out;
+  });
 }
 
 StepArrayInfo step_array_info(const std::string& path, const std::string& name, MPI_Comm comm,
                               std::optional<std::uint64_t> step) {
-  const auto file = detail::open_series_for_reading(path, comm);
-  StepArrayInfo out;
-  out.array = detail::dataset_info(file, detail::choose_step(file, step, name, out.step) + "/" + name);
-  return out;
+  return detail::read_series(path, comm, [&](const detail::Hdf5File& file) {
+    StepArrayInfo out;
+    out.array = detail::dataset_info(file, detail::choose_step(file, step, name, out.step) + "/" + name);
+    return out;
+  });
 }
 
 namespace detail {
 
-Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm) {
+Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm, std::string& advice) {
   const std::string where = "series '" + path + "': ";
   const auto found = RollbackJournal::inspect(path, comm);
   const std::string step = std::to_string(found.step), journal = RollbackJournal::path_of(path);
@@ -97,17 +99,12 @@ Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm) {
                           "once the step is committed");
   if (found.kind == RollbackJournal::Finding::foreign)
     warn(comm, where + "ignoring '" + journal + "': " + found.why);
-  const bool unfinished = found.kind == RollbackJournal::Finding::unfinished;
-  Hdf5File file;
+  advice.clear();
+  if (found.kind != RollbackJournal::Finding::unfinished) return Hdf5File::open(path, comm);
+  advice = " (step " + step + " was left unfinished: roll it back with `distarray recover " + path +
+           "` or by opening the series to write)";
   try {
-    file = Hdf5File::open(path, comm);
-  } catch (const CheckpointError& e) {
-    if (!unfinished) throw;
-    throw CheckpointError(std::string(e.what()) + " (step " + step +
-                          " was left unfinished: roll it back with `distarray recover " + path +
-                          "` or by opening the series to write)");
-  }
-  if (unfinished) {
+    Hdf5File file = Hdf5File::open(path, comm);
     const auto steps = steps_of(file);
     const auto at = steps.find(found.step);
     if (at != steps.end() && at->second.complete)  // its writer stopped after committing it
@@ -117,8 +114,10 @@ Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm) {
       warn(comm, where + "step " + step +
                      " was left unfinished by a writer that stopped inside it; reading the file as it is "
                      "(the next writer, or `distarray recover`, rolls the step back)");
+    return file;
+  } catch (const CheckpointError& e) {
+    throw CheckpointError(e.what() + advice);
   }
-  return file;
 }
 
 std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, const std::string& name,

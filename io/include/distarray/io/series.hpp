@@ -111,7 +111,7 @@ struct StepInfo {
 };
 
 /// The steps of a series file in increasing order (collective); writes
-/// nothing (open_series_for_reading).  Empty for a plain checkpoint.
+/// nothing (read_series).  Empty for a plain checkpoint.
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm);
 
 /// Which step restore_step(path, name, into, step) reads and what array
@@ -133,12 +133,13 @@ template <class T, int D, class M, class O>
 std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
                            std::optional<std::uint64_t> step = std::nullopt,
                            const RestoreOptions& options = {}) {
-  const auto file = detail::open_series_for_reading(path, into.comm());
-  std::uint64_t chosen = 0;
-  const std::string dataset = detail::choose_step(file, step, name, chosen) + "/" + name;
-  const auto ds = file.open_dataset(dataset);
-  detail::read_array(file, ds.get(), dataset, into, options);
-  return chosen;
+  return detail::read_series(path, into.comm(), [&](const detail::Hdf5File& file) {
+    std::uint64_t chosen = 0;
+    const std::string dataset = detail::choose_step(file, step, name, chosen) + "/" + name;
+    const auto ds = file.open_dataset(dataset);
+    detail::read_array(file, ds.get(), dataset, into, options);
+    return chosen;
+  });
 }
 
 }  // namespace distarray
