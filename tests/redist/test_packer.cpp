@@ -116,11 +116,14 @@ TEST(Packer, TiledTransposeScatteredRows) {
 }
 
 // Rank 0's side above stream_bytes for each element size; odd extents put
-// lines off 16-byte boundaries.
+// lines off 16-byte boundaries.  The runs cases pack in the local block's
+// order (Packer's chunks_in_local_order_), not message by message.
 template <class T>
 void check_streamed(index_t n, index_t m) {
   ASSERT_GE(std::size_t(n / 3) * std::size_t(m) * sizeof(T), stream_bytes);
   check<T>("block,* on 3x1", "cyclic(5),* on 3x1", n, m, row, row, false);
+  check<T>("block,* on 3x1", "*,block on 1x3", n, m, row, row, false);
+  check<T>("*,cyclic(16) on 1x3", "*,block on 1x3", n, m, row, row, false);
   check<T>("block,* on 3x1", "*,block on 1x3", n, m, row, col, true);
   check<T>("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", n, m, row, col, true);
 }

@@ -65,6 +65,18 @@ std::vector<RunChunk> CopyTable::run_chunks(std::size_t first, std::size_t last)
   return chunks;
 }
 
+std::vector<RunChunk> CopyTable::run_chunks_in_local_order() const {
+  std::vector<RunChunk> chunks = run_chunks(0, messages.size());
+  const auto place = [this](const RunChunk& c) {
+    const CopyRun& run = runs[std::size_t(c.run_begin)];
+    const index_t skipped = c.element_begin > run.offset ? c.element_begin - run.offset : 0;
+    return rows[std::size_t(c.row)].local_base + run.start + skipped * run.stride;
+  };
+  std::stable_sort(chunks.begin(), chunks.end(),
+                   [&](const RunChunk& a, const RunChunk& b) { return place(a) < place(b); });
+  return chunks;
+}
+
 index_t CopyTable::row_extent(const Message& m) const {
   const CopyRun& last = runs[std::size_t(rows[std::size_t(m.rows_begin)].runs_end - 1)];
   return last.offset + last.length;

@@ -61,6 +61,9 @@ class Packer {
         long_runs_(table.mean_run_length() * sizeof(T) >= 2 * 64) {
     chunks_ = per_message<RunChunk, Space>("distarray::run_chunks", table, first_chunk_,
                                            [&](std::size_t i) { return table.run_chunks(i, i + 1); });
+    if (on_host && !tiled_ && long_runs_ && table.messages.size() > 1)
+      chunks_in_local_order_ = to_space<RunChunk, Space>("distarray::run_chunks_in_local_order",
+                                                         table.run_chunks_in_local_order());
     // A GPU team holds a tile; a host thread a block it sweeps in strips (host_copy_kernels.hpp).
     const index_t rows = on_host ? copy_block : copy_tile;
     if (tiled_)
@@ -111,8 +114,12 @@ class Packer {
         return 1;
       }
       if (stream && long_runs_) {
-        copy_runs_streamed(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer,
-                           pack, op, exec);
+        if (pack && first == 0 && last == messages_.size() && chunks_in_local_order_.extent(0) > 0)
+          copy_runs_streamed(rows_, runs_, chunks_in_local_order_, 0, first_chunk_.back(), local, buffer,
+                             pack, op, exec);
+        else
+          copy_runs_streamed(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer,
+                             pack, op, exec);
         return 1;
       }
     }
@@ -147,6 +154,11 @@ class Packer {
   bool long_runs_ = false;
   Kokkos::View<RunChunk*, Space> chunks_;
   std::vector<index_t> first_chunk_;  // message -> its first run chunk
+  // The same chunks in the order of the local block (host, streamed runs,
+  // several messages): a whole side's pack reads its block sequentially,
+  // which ran at twice the speed of a message at a time here (4 messages of
+  // 8 KiB runs per row; the hardware prefetcher restarts at each run).
+  Kokkos::View<RunChunk*, Space> chunks_in_local_order_;
   Kokkos::View<TileTask*, Space> tasks_;
   std::vector<index_t> first_task_;  // message -> its first tile task (tiled only)
 };

@@ -96,6 +96,11 @@ struct CopyTable {
   /// elements cut into pieces of at most copy_chunk, so at least
   /// elements / copy_chunk of them.
   std::vector<RunChunk> run_chunks(std::size_t first, std::size_t last) const;
+  /// Every message's run chunks in the order of their first elements' places
+  /// in the local block: a thread reading the block then sweeps it in
+  /// memory order instead of once per message (a pack on a host:
+  /// packer.hpp says why).
+  std::vector<RunChunk> run_chunks_in_local_order() const;
   /// Elements per run of a row, on average over every row (1 for no row).
   double mean_run_length() const;
   /// Appends `other`'s messages, their elements after this table's in the buffer.
