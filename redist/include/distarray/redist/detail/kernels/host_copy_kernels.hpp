@@ -54,13 +54,13 @@ using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
 
 /// copy_runs on a host backend where a launch streams and its runs span
 /// two lines or more (single lines keep copy_runs, whose vector loops serve
-/// them better): one run chunk per iteration, its runs a line at a time on
-/// the side written (the buffer in a pack, the local block in an unpack).
+/// them better): one run chunk per iteration, each of its runs streamed
+/// whole into the side written (the buffer in a pack, the local block in an
+/// unpack): one unaligned start per run, not one per line.
 template <class Space, class T, class Op>
 void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                         const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
                         T* buffer, bool pack, Op op, const typename Space::execution_space& exec) {
-  constexpr index_t L = line_elements<T>;
   const auto one_chunk = [=](const index_t i) {
     const RunChunk c = chunks(i);
     const CopyRow row = rows(c.row);
@@ -68,15 +68,12 @@ void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos:
       T* const l = local + row.local_base + run.start;
       T* const b = buffer + row.buffer_base + run.offset;
       const index_t s = run.stride;
-      for (index_t j0 = jb; j0 < je; j0 += L) {
-        const index_t n = je - j0 < L ? je - j0 : L;
-        if (pack)
-          write_line(b + j0, n, true, true, op, Spaced<T>{l + j0 * s, s});
-        else if (s == 1)
-          write_line(l + j0, n, true, false, op, Spaced<T>{b + j0, 1});
-        else  // spaced single elements of the local block, one by one
-          for (index_t j = j0; j < j0 + n; ++j) op.unpack(l[j * s], b[j]);
-      }
+      if (pack)
+        write_line(b + jb, je - jb, true, true, op, Spaced<T>{l + jb * s, s});
+      else if (s == 1)
+        write_line(l + jb, je - jb, true, false, op, Spaced<T>{b + jb, 1});
+      else  // spaced single elements of the local block, one by one
+        for (index_t j = jb; j < je; ++j) op.unpack(l[j * s], b[j]);
     });
     stream_fence();
   };
