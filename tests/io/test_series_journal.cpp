@@ -23,6 +23,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace distarray {
@@ -60,6 +61,20 @@ void write_steps(const std::string& path, int count, int first = 0) {
     s.write("u", u);
     s.commit_step();
   }
+}
+
+/// Rank 0's copies of the series and its journal while step 2 is being
+/// written (then rolled back by the writer's destructor).
+std::pair<std::string, std::string> unfinished_step(const std::string& path) {
+  std::string file, journal;
+  Series s(path, MPI_COMM_WORLD);
+  DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
+  fill_step(u, 2);
+  s.begin_step(2);
+  s.write("u", u);
+  if (world_rank() == 0) file = bytes_of(path), journal = bytes_of(journal_of(path));
+  MPI_Barrier(MPI_COMM_WORLD);
+  return {file, journal};
 }
 
 /// Every step 0..count-1 is complete and restores as written.
@@ -102,16 +117,7 @@ TEST(SeriesJournal, AJournalKeptFromACommittedStepUndoesNothing) {
 TEST(SeriesJournal, AStepLeftUnfinishedIsRolledBackByTheNextWriterOnly) {
   const std::string path = fresh("journal_unfinished");
   write_steps(path, 2);
-  std::string file, journal;
-  {
-    Series s(path, MPI_COMM_WORLD);
-    DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
-    fill_step(u, 2);
-    s.begin_step(2);
-    s.write("u", u);
-    if (world_rank() == 0) file = bytes_of(path), journal = bytes_of(journal_of(path));
-    MPI_Barrier(MPI_COMM_WORLD);
-  }  // rolled back; then the file and journal are put back as a killed writer leaves them
+  const auto [file, journal] = unfinished_step(path);  // put back as a killed writer leaves them
   put_bytes(path, file);
   put_bytes(journal_of(path), journal);
   try {
@@ -137,15 +143,7 @@ TEST(SeriesJournal, AReaderOfAHalfWrittenStepSaysHowToRollItBack) {
   // Forged here by breaking every symbol-table node of a step's image.
   const std::string path = fresh("journal_half_written");
   write_steps(path, 2);
-  std::string file, journal;
-  {
-    Series s(path, MPI_COMM_WORLD);
-    DistArray<double, 2> u(layout(), MPI_COMM_WORLD);
-    s.begin_step(2);
-    s.write("u", u);
-    if (world_rank() == 0) file = bytes_of(path), journal = bytes_of(journal_of(path));
-    MPI_Barrier(MPI_COMM_WORLD);
-  }
+  auto [file, journal] = unfinished_step(path);
   for (std::size_t at = file.find("SNOD"); at != std::string::npos; at = file.find("SNOD", at + 4))
     file[at] = 'X';
   put_bytes(path, file);
