@@ -212,7 +212,7 @@ TEST(Series, PlainSaveTakesColumnMajorAndCompression) {
   EXPECT_NE(info.compression.find("chunks"), std::string::npos);
 }
 
-TEST(SeriesJournal, WritersCreatingOneSeriesAtOnceLoseNoStep) {
+TEST(Series, WritersCreatingOneSeriesAtOnceLoseNoStep) {
   const int n = world_size();
   DistArray<double, 1> a(Layout<1>::parse("block on 1", {17}), MPI_COMM_SELF);
   for (int round = 0; round < 5; ++round) {
