@@ -11,7 +11,8 @@
 // The pack is timed with the send table, the unpack with the receive table
 // (as in a plan).  "copy" is Kokkos::deep_copy of the same bytes between two
 // views of the memory space: what the memory system gives (a device-to-device
-// copy on a GPU, every thread on OpenMP).  Run it at each thread count on a
+// copy on a GPU, every thread on OpenMP).  The three take turns in each round
+// and each reports its median.  Run it at each thread count on a
 // quiet machine, e.g.
 //   for t in 1 2; do OMP_NUM_THREADS=$t OMP_WAIT_POLICY=active \
 //     build-openmp/bench/bench_pack_kernels --json docs/bench/pack_kernels_${t}t.json; done
@@ -29,8 +30,10 @@
 #include <distarray/support/options.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,17 +42,26 @@ namespace {
 using namespace distarray;
 using Space = Kokkos::DefaultExecutionSpace::memory_space;
 
-double seconds_of(int reps, const auto& f) {
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    Kokkos::fence();
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    Kokkos::fence();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+/// The median seconds of each of `fs` over `reps` rounds, one call of each
+/// per round: what the machine does to one, it does to the others alike
+/// (a ratio of medians taken one after another moved by 0.1-0.2 here).
+template <std::size_t N>
+std::array<double, N> seconds_of(int reps, const std::array<std::function<void()>, N>& fs) {
+  std::array<std::vector<double>, N> t;
+  for (int i = 0; i < reps; ++i)
+    for (std::size_t k = 0; k < N; ++k) {
+      Kokkos::fence();
+      const auto start = std::chrono::steady_clock::now();
+      fs[k]();
+      Kokkos::fence();
+      t[k].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+  std::array<double, N> medians;
+  for (std::size_t k = 0; k < N; ++k) {
+    std::sort(t[k].begin(), t[k].end());
+    medians[k] = t[k][t[k].size() / 2];
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return medians;
 }
 
 struct Row {
@@ -83,9 +95,11 @@ Row measure(const std::string& name, const std::string& from_text, const std::st
   Row r{name, double(send.total) * sizeof(T), 0, 0, 0};
   pack();  // warm-up: pages touched
   unpack();
-  r.pack = seconds_of(reps, pack);
-  r.unpack = seconds_of(reps, unpack);
-  r.copy = seconds_of(reps, [&] { Kokkos::deep_copy(copy, send_buffer); });
+  const auto copy_bytes = [&] { Kokkos::deep_copy(copy, send_buffer); };
+  const auto [pack_s, unpack_s, copy_s] = seconds_of<3>(reps, {pack, unpack, copy_bytes});
+  r.pack = pack_s;
+  r.unpack = unpack_s;
+  r.copy = copy_s;
   return r;
 }
 

@@ -41,30 +41,35 @@ TEST(CopyTable, CyclicColumnsAreOneStridedRunPerRow) {
   EXPECT_FALSE(t.strided);  // spaced singles are copied by copy_runs
 }
 
+// In both shapes: a GPU team's (copy_tile x copy_block) and a host thread's
+// (host_task_rows x fewer elements, as a packer with many threads takes).
 TEST(CopyTable, TileTasksCoverEveryElementOnce) {
-  for (const Index<2> shape : {Index<2>{301, 67}, Index<2>{31, 700}, Index<2>{2000, 31}}) {
-    const CopyTable t = send_table("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", shape, StorageOrder::row_major,
-                                   StorageOrder::column_major);
-    ASSERT_TRUE(t.strided);
-    const auto tasks = t.tile_tasks(0, t.messages.size());
-    std::map<std::pair<index_t, index_t>, int> seen;  // (row, run element)
-    for (const TileTask& task : tasks) {
-      EXPECT_LE(task.row_end - task.row_begin, copy_tile);
-      EXPECT_LE(task.element_end - task.element_begin, copy_block);
-      const CopyRun& first = t.runs[std::size_t(task.run_begin)];
-      EXPECT_GT(first.offset + first.length, task.element_begin);
-      for (index_t r = task.row_begin; r < task.row_end; ++r)
-        for (index_t e = task.element_begin; e < task.element_end; ++e) ++seen[{r, e}];
+  for (const Index<2> shape : {Index<2>{301, 67}, Index<2>{31, 700}, Index<2>{2000, 31}, Index<2>{40, 3100}})
+    for (const auto [rows, elements] :
+         {std::pair{copy_tile, copy_block}, std::pair{host_task_rows, index_t(64)}}) {
+      const CopyTable t = send_table("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", shape,
+                                     StorageOrder::row_major, StorageOrder::column_major);
+      ASSERT_TRUE(t.strided);
+      const auto tasks = t.tile_tasks(0, t.messages.size(), rows, elements);
+      std::map<std::pair<index_t, index_t>, int> seen;  // (row, run element)
+      for (const TileTask& task : tasks) {
+        EXPECT_LE(task.row_end - task.row_begin, rows);
+        EXPECT_LE(task.element_end - task.element_begin, elements);
+        const CopyRun& first = t.runs[std::size_t(task.run_begin)];
+        EXPECT_GT(first.offset + first.length, task.element_begin);
+        for (index_t r = task.row_begin; r < task.row_end; ++r)
+          for (index_t e = task.element_begin; e < task.element_end; ++e) ++seen[{r, e}];
+      }
+      index_t expected = 0;
+      for (const auto& m : t.messages) {
+        const index_t per_row = m.count / (m.rows_end - m.rows_begin);
+        expected += m.count;
+        for (index_t r = m.rows_begin; r < m.rows_end; ++r)
+          for (index_t e = 0; e < per_row; ++e)
+            ASSERT_EQ((seen[{r, e}]), 1) << "row " << r << " element " << e;
+      }
+      EXPECT_EQ(index_t(seen.size()), expected);
     }
-    index_t expected = 0;
-    for (const auto& m : t.messages) {
-      const index_t per_row = m.count / (m.rows_end - m.rows_begin);
-      expected += m.count;
-      for (index_t r = m.rows_begin; r < m.rows_end; ++r)
-        for (index_t e = 0; e < per_row; ++e) ASSERT_EQ((seen[{r, e}]), 1) << "row " << r << " element " << e;
-    }
-    EXPECT_EQ(index_t(seen.size()), expected);
-  }
 }
 
 // The work decomposition of copy_runs: at least elements / copy_chunk work

@@ -132,14 +132,17 @@ TEST(Packer, StreamedDouble) { check_streamed<double>(2001, 803); }
 TEST(Packer, StreamedComplex) { check_streamed<Kokkos::complex<double>>(1203, 701); }
 
 // Transposes whose lines start on 16-byte boundaries (extents multiples of
-// 4) but do not fill whole squares of a line's elements: the host kernels'
-// squares through registers, with ragged rows and runs around them,
-// streamed (the first two) and not.
+// 4) but do not fill whole squares (host_lines.hpp's square_side): the host
+// kernels' squares, with ragged rows and runs around them, streamed (the
+// first three) and not; the last with messages of more rows than a host
+// tile task holds (host_task_rows).
 TEST(Packer, TransposedSquaresOnLineBoundaries) {
   check<float>("block,* on 3x1", "*,block on 1x3", 3000, 1500, row, col, true);
   check<double>("block,* on 3x1", "*,block on 1x3", 3000, 1500, row, col, true);
+  check<Kokkos::complex<double>>("block,* on 3x1", "*,block on 1x3", 1500, 612, row, col, true);
   check<float>("block,* on 3x1", "*,block on 1x3", 300, 180, row, col, true);
   check<std::int64_t>("block,* on 3x1", "*,block on 1x3", 600, 276, row, col, true);
+  check<double>("block,* on 3x1", "*,block on 1x3", 300, 3300, row, col, true);
 }
 
 }  // namespace

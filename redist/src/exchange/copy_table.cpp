@@ -24,16 +24,16 @@ std::vector<index_t> expanded_indices(const PeerRuns& r) {
   return v;
 }
 
-std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last,
-                                            index_t rows_per_task) const {
+std::vector<TileTask> CopyTable::tile_tasks(std::size_t first, std::size_t last, index_t rows_per_task,
+                                            index_t elements_per_task) const {
   std::vector<TileTask> tasks;
   for (std::size_t i = first; i < last; ++i) {
     const Message& m = messages[i];
     const index_t row_elements = row_extent(m);
     const CopyRow& row = rows[std::size_t(m.rows_begin)];
     index_t run = row.runs_begin;
-    for (index_t e0 = 0; e0 < row_elements; e0 += copy_block) {
-      const index_t e1 = std::min(e0 + copy_block, row_elements);
+    for (index_t e0 = 0; e0 < row_elements; e0 += elements_per_task) {
+      const index_t e1 = std::min(e0 + elements_per_task, row_elements);
       while (runs[std::size_t(run)].offset + runs[std::size_t(run)].length <= e0) ++run;
       for (index_t r0 = m.rows_begin; r0 < m.rows_end; r0 += rows_per_task)
         tasks.push_back({r0, std::min(r0 + rows_per_task, m.rows_end), e0, e1, run});

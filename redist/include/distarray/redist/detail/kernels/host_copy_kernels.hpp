@@ -10,11 +10,11 @@
 // non-temporal stores, which skip reading each destination line into the
 // cache before writing it over: one read and one write per element, as
 // memcpy does for large copies.  A transpose sweeps its tile task in strips
-// one cache line wide across the side written and the task's length along
-// the side read: each thread reads a line's worth of sequential streams
-// (which the hardware prefetches) and writes whole lines; where the rows
-// are neighbours and the lines written start on 16-byte boundaries, a
-// square of a line's elements at a time, transposed in registers
+// one or two cache lines wide (square_side) across the side written and the
+// task's length along the side read: each thread reads a strip's worth of
+// sequential streams (which the hardware prefetches) and writes whole
+// lines; where the rows are neighbours and the lines written start on
+// 16-byte boundaries, a square at a time, transposed in registers
 // (host_lines.hpp).  Measured on bench_one_rank and bench_pack_kernels
 // (docs/performance.md): without streamed stores the strided side runs at
 // a quarter of a copy here.
@@ -82,25 +82,35 @@ void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos:
 }
 
 /// copy_tiles on a host backend: one tile task per iteration, in strips of
-/// line_elements along the side written, each swept along the side read: a
+/// square_side elements along the side written, each swept along the side read: a
 /// pack reads along the rows (neighbours in the local block) and writes a
 /// line of each row's run into the buffer; an unpack reads along the run
 /// and writes a line of rows into the local block (where the rows are
-/// neighbours in memory, else element by element).
+/// neighbours in memory, else element by element).  Where the rows are also
+/// evenly spaced in the buffer (every message's are), a square's pointers
+/// are a base and two steps, computed once per strip (bench_pack_kernels,
+/// transposing f64 pack: 0.62-0.72 of a copy with a lookup per row of each
+/// square, 0.83-0.92 without).
 template <class Space, class T, class Op>
 void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                      const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
                      T* buffer, bool pack, Op op, bool stream, const typename Space::execution_space& exec) {
-  constexpr index_t L = line_elements<T>, W = register_block<T>;
-  constexpr bool in_registers = W > 0 && is_plain_copy<Op>::value;
+  constexpr index_t S = square_side<T>;  // a strip's width: squares of S x S
+  constexpr bool in_squares = has_square_transpose<T> && is_plain_copy<Op>::value;
   Kokkos::parallel_for(
       pack ? "distarray::pack_tiled" : "distarray::unpack_tiled",
       HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t t) {
         const TileTask task = tasks(t);
         const CopyRow first = rows(task.row_begin);
-        bool adjacent = true;  // rows at consecutive local places: lines of the local block
-        for (index_t r = task.row_begin; r < task.row_end; ++r)
+        const index_t row_step = task.row_end - task.row_begin > 1
+                                     ? rows(task.row_begin + 1).buffer_base - first.buffer_base
+                                     : 0;  // buffer places from one row to the next
+        bool adjacent = true;              // rows at consecutive local places: lines of the local block
+        bool even = true;                  // and row_step apart in the buffer
+        for (index_t r = task.row_begin; r < task.row_end; ++r) {
           adjacent = adjacent && rows(r).local_base == first.local_base + (r - task.row_begin);
+          even = even && rows(r).buffer_base == first.buffer_base + (r - task.row_begin) * row_step;
+        }
         // Every row of a message has the same runs (the first row's).
         for_item_runs<Space>(task, first.runs_end, runs, [&](const CopyRun& run, index_t jb, index_t je) {
           const index_t s = run.stride;
@@ -112,43 +122,47 @@ void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::Vi
           const auto at_buffer = [&](index_t r, index_t j) {
             return buffer + rows(r).buffer_base + run.offset + j;
           };
-#if defined(__SSE2__) && defined(__x86_64__)
-          // Whether a square's L lines written (from row r, element j) start
-          // on 16-byte boundaries, as streamed stores need.
-          const auto lines_aligned = [&](index_t r, index_t j) {
-            for (index_t k = 0; stream && k < L; ++k)
-              if (reinterpret_cast<std::uintptr_t>(pack ? at_buffer(r + k, j) : at_local(r, j + k)) & 15)
-                return false;
-            return true;
+          // Whether squares of S x S fit, their lines written from `written`,
+          // `written_step` apart: on 16-byte boundaries where they stream.
+          const auto squares_fit = [&](const T* written, index_t written_step) {
+            return in_squares && adjacent && even &&
+                   (!stream ||
+                    ((reinterpret_cast<std::uintptr_t>(written) | std::uintptr_t(written_step * sizeof(T))) &
+                     15) == 0);
           };
-#endif
           if (pack) {  // read along the rows (neighbours in the local block), a line of the run at a time
-            for (index_t j0 = jb; j0 < je; j0 += L) {
-              const index_t nj = je - j0 < L ? je - j0 : L;
+            for (index_t j0 = jb; j0 < je; j0 += S) {
+              const index_t nj = je - j0 < S ? je - j0 : S;
               index_t r = task.row_begin;
-#if defined(__SSE2__) && defined(__x86_64__)
-              if constexpr (in_registers)  // L neighbouring rows at a time
-                for (; adjacent && nj == L && r + L <= task.row_end && lines_aligned(r, j0); r += L)
-                  copy_square_transposed<T>(
-                      stream, [&](index_t q) { return at_local(r, j0 + q); },
-                      [&](index_t k) { return at_buffer(r + k, j0); });
-#endif
+              if constexpr (in_squares) {  // S neighbouring rows at a time
+                const T* const l = at_local(r, j0);
+                T* const b = at_buffer(r, j0);
+                if (nj == S && squares_fit(b, row_step))
+                  for (; r + S <= task.row_end; r += S) {
+                    const index_t d = r - task.row_begin;
+                    copy_square_transposed<T>(
+                        stream, [=](index_t q) { return l + d + q * s; },
+                        [=](index_t k) { return b + (d + k) * row_step; });
+                  }
+              }
               for (; r < task.row_end; ++r)
                 write_line(at_buffer(r, j0), nj, stream, true, op, Spaced<T>{at_local(r, j0), s});
             }
           } else if (adjacent) {  // read along the run, a line of rows at a time
-            for (index_t r0 = task.row_begin; r0 < task.row_end; r0 += L) {
-              const index_t nr = task.row_end - r0 < L ? task.row_end - r0 : L;
+            for (index_t r0 = task.row_begin; r0 < task.row_end; r0 += S) {
+              const index_t nr = task.row_end - r0 < S ? task.row_end - r0 : S;
               index_t j = jb;
-#if defined(__SSE2__) && defined(__x86_64__)
-              // L run elements at a time; 4-byte elements gather faster here
+              // S run elements at a time; 4-byte elements gather faster here
               // (squares: 0.74-0.86 of their time, bench_pack_kernels --type f32)
-              if constexpr (in_registers && sizeof(T) == 8)
-                for (; nr == L && j + L <= je && lines_aligned(r0, j); j += L)
-                  copy_square_transposed<T>(
-                      stream, [&](index_t q) { return at_buffer(r0 + q, j); },
-                      [&](index_t k) { return at_local(r0, j + k); });
-#endif
+              if constexpr (in_squares && sizeof(T) != 4) {
+                const T* const b = at_buffer(r0, 0);
+                T* const l = at_local(r0, 0);
+                if (nr == S && squares_fit(l + j * s, s))
+                  for (; j + S <= je; j += S)
+                    copy_square_transposed<T>(
+                        stream, [=](index_t q) { return b + q * row_step + j; },
+                        [=](index_t k) { return l + (j + k) * s; });
+              }
               for (; j < je; ++j)
                 write_line(at_local(r0, j), nr, stream, false, op,
                            [&](index_t q) -> const T& { return *at_buffer(r0 + q, j); });

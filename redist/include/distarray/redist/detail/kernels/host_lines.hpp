@@ -6,8 +6,8 @@
 // host_copy_kernels.hpp's kernels.  stream_line writes a line with
 // non-temporal stores (one read and one write per element, as memcpy does
 // for large copies), loading 16 bytes at a time where the source is
-// contiguous; copy_square_transposed moves a square of a line's elements
-// across, transposed in SSE registers (issue 50, item 1).
+// contiguous; copy_square_transposed moves a square of one or two lines'
+// elements across, transposed in SSE registers (issue 50, item 1).
 //
 // Host code only (x86's SSE2 intrinsics where present, plain stores
 // elsewhere): never compiled for a device.
@@ -130,6 +130,21 @@ constexpr index_t register_block =
     0;
 #endif
 
+/// Whether copy_square_transposed serves T: elements of 4, 8 or 16 bytes
+/// (through SSE registers on x86, 16-byte ones one per load; element by
+/// element elsewhere).
+template <class T>
+constexpr bool has_square_transpose = sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16;
+
+/// The side of copy_square_transposed's squares: two lines' elements where
+/// an element has 8 or 16 bytes, one line's for 4 (bench_pack_kernels,
+/// transposing pack, alternating builds: f64 0.80-0.92 of a copy with two
+/// lines against 0.68-0.79 with one, c128 1.04-1.19 against 0.66-0.70:
+/// longer pieces of each stream on both sides; f32 0.58-0.67 with two
+/// against 0.77-0.84 with one: 32 rows read at once are too many streams).
+template <class T>
+constexpr index_t square_side = sizeof(T) >= 8 ? 2 * line_elements<T> : line_elements<T>;
+
 #if defined(__SSE2__) && defined(__x86_64__)
 /// The 4 x 4 block of 4-byte elements held a row per register, transposed.
 inline void transpose_registers(__m128i (&v)[4]) {
@@ -146,39 +161,59 @@ inline void transpose_registers(__m128i (&v)[2]) {
   v[1] = _mm_unpackhi_epi64(v[0], v[1]);
   v[0] = t;
 }
-
-/// out(k)[q] = in(q)[k] for k, q in [0, L), L = line_elements<T>: a square
-/// of a line's elements transposed, read a line at a time from each in(q)
-/// and written a line at a time to each out(k) (each 16-byte aligned where
-/// `stream`).  It goes through a tile of L lines, W x W blocks at a time
-/// in registers, so that each line on either side is touched once: a
-/// sweep that read 16 lines of f32 rows 16 KiB apart a quarter at a time ran
-/// at 0.18 of a copy (likely L1 conflicts: a set holds 8 lines 4 KiB apart,
-/// so the 16 lines may evict each other before their next quarter; not
-/// measured with counters), and one that wrote W lines in interleaved
-/// 16-byte pieces ran at a third (bench_pack_kernels --type f32|f64).
-template <class T, class In, class Out>
-inline void copy_square_transposed(bool stream, const In& in, const Out& out) {
-  constexpr index_t L = line_elements<T>, W = register_block<T>;
-  // tile[k][c]: out(k)'s elements c W, ..., c W + W - 1 (on the host stack, at most a kilobyte).
-  __m128i tile[L][L / W];
-  for (index_t q = 0; q < L; q += W)
-    for (index_t c = 0; c < L / W; ++c) {
-      __m128i v[W];
-      for (index_t i = 0; i < W; ++i)
-        v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in(q + i) + c * W));
-      transpose_registers(v);
-      for (index_t k = 0; k < W; ++k) tile[c * W + k][q / W] = v[k];  // out(c W + k)'s elements q, ...
-    }
-  for (index_t k = 0; k < L; ++k)
-    for (index_t c = 0; c < L / W; ++c) {
-      auto* const to = reinterpret_cast<__m128i*>(out(k) + c * W);
-      if (stream)
-        _mm_stream_si128(to, tile[k][c]);
-      else
-        _mm_storeu_si128(to, tile[k][c]);
-    }
-}
 #endif
+
+/// out(k)[q] = in(q)[k] for k, q in [0, S), S = square_side<T>: a square
+/// of one or two lines' elements transposed, read a line at a time from
+/// each in(q) and written a line at a time to each out(k) (each 16-byte
+/// aligned where `stream`).  It goes through a tile of S rows, W x W blocks
+/// at a time in registers, so that each line on either side is touched
+/// once: a sweep that read 16 lines of f32 rows 16 KiB apart a quarter at a
+/// time ran at 0.18 of a copy (likely L1 conflicts: a set holds 8 lines 4
+/// KiB apart, so the 16 lines may evict each other before their next
+/// quarter; not measured with counters), and one that wrote W lines in
+/// interleaved 16-byte pieces ran at a third (bench_pack_kernels --type
+/// f32|f64).  Elements of 16 bytes go straight across, one load and one
+/// store each; without SSE, element by element.
+template <class T, class In, class Out>
+inline void copy_square_transposed([[maybe_unused]] bool stream, const In& in, const Out& out) {
+  constexpr index_t S = square_side<T>;
+#if defined(__SSE2__) && defined(__x86_64__)
+  constexpr index_t W = register_block<T>;
+  const auto put = [stream](T* to, __m128i v) {
+    if (stream)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(to), v);
+    else
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(to), v);
+  };
+  if constexpr (W == 0) {
+    for (index_t k = 0; k < S; ++k) {
+      T* const to = out(k);  // once: a 16-byte store may alias whatever out() reads
+      for (index_t q = 0; q < S; ++q)
+        put(to + q, _mm_loadu_si128(reinterpret_cast<const __m128i*>(in(q) + k)));
+    }
+  } else {
+    // tile[k][c]: out(k)'s elements c W, ..., c W + W - 1 (on the host stack, at most 2 KiB).
+    __m128i tile[S][S / W];
+    for (index_t q = 0; q < S; q += W)
+      for (index_t c = 0; c < S / W; ++c) {
+        __m128i v[W];
+        for (index_t i = 0; i < W; ++i)
+          v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in(q + i) + c * W));
+        transpose_registers(v);
+        for (index_t k = 0; k < W; ++k) tile[c * W + k][q / W] = v[k];  // out(c W + k)'s elements q, ...
+      }
+    for (index_t k = 0; k < S; ++k) {
+      T* const to = out(k);
+      for (index_t c = 0; c < S / W; ++c) put(to + c * W, tile[k][c]);
+    }
+  }
+#else  // element by element (plain stores: stream_line's on these hosts too)
+  for (index_t k = 0; k < S; ++k) {
+    T* const to = out(k);
+    for (index_t q = 0; q < S; ++q) to[q] = in(q)[k];
+  }
+#endif
+}
 
 }  // namespace distarray::detail

@@ -65,10 +65,12 @@ class Packer {
       chunks_in_local_order_ = to_space<RunChunk, Space>("distarray::run_chunks_in_local_order",
                                                          table.run_chunks_in_local_order());
     // A GPU team holds a tile; a host thread a block it sweeps in strips (host_copy_kernels.hpp).
-    const index_t rows = on_host ? copy_block : copy_tile;
+    const index_t rows = on_host ? host_task_rows : copy_tile;
+    const index_t elements = on_host && tiled_ ? host_task_elements(table) : copy_block;
     if (tiled_)
-      tasks_ = per_message<TileTask, Space>("distarray::tile_tasks", table, first_task_,
-                                            [&](std::size_t i) { return table.tile_tasks(i, i + 1, rows); });
+      tasks_ = per_message<TileTask, Space>("distarray::tile_tasks", table, first_task_, [&](std::size_t i) {
+        return table.tile_tasks(i, i + 1, rows, elements);
+      });
   }
 
   const std::vector<CopyTable::Message>& messages() const { return messages_; }
@@ -143,6 +145,17 @@ class Packer {
 
  private:
   static constexpr bool on_host = Kokkos::SpaceAccessibility<execution_space, Kokkos::HostSpace>::accessible;
+  /// Run elements per host tile task: copy_block, or fewer where that
+  /// leaves a thread fewer than four tasks of the table (long strips matter
+  /// less than every thread having work).
+  static index_t host_task_elements(const CopyTable& table) {
+    const std::size_t wanted = 4 * std::size_t(execution_space().concurrency());
+    index_t elements = copy_block;
+    while (elements > 4 * square_side<T> &&
+           table.tile_tasks(0, table.messages.size(), host_task_rows, elements).size() < wanted)
+      elements /= 2;
+    return elements;
+  }
   std::vector<CopyTable::Message> messages_;
   bool tiled_ = false;
   Kokkos::View<CopyRow*, Space> rows_;

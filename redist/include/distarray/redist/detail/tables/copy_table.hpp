@@ -50,10 +50,14 @@ struct CopyRun {
 /// in the TLB.
 constexpr index_t copy_tile = 32;
 constexpr index_t copy_block = 256;
+/// Rows per tile task of a host thread: each strip of a task reads its
+/// streams along this many rows (bench_pack_kernels, transposing f32 pack:
+/// 0.78-0.80 of a copy with 1024, 0.57-0.68 with 256).
+constexpr index_t host_task_rows = 1024;
 
 /// One team's work in copy_tiles: rows [row_begin, row_end) of one message
 /// (at most copy_tile) and its run elements [element_begin, element_end) (at
-/// most copy_block), or a host thread's (at most copy_block rows,
+/// most copy_block), or a host thread's (at most host_task_rows rows,
 /// host_copy_kernels.hpp); run_begin is the first run ending past element_begin.
 struct TileTask {
   index_t row_begin, row_end;
@@ -88,10 +92,10 @@ struct CopyTable {
   bool strided = false;  ///< runs step across the block's storage order (a local transpose)
 
   /// The tile tasks of messages [first, last): blocks of at most
-  /// rows_per_task rows by copy_block run elements, the row blocks of a
-  /// block of run elements consecutive (so that a thread reuses its pages).
-  std::vector<TileTask> tile_tasks(std::size_t first, std::size_t last,
-                                   index_t rows_per_task = copy_tile) const;
+  /// rows_per_task rows by elements_per_task run elements, the row blocks of
+  /// a block of run elements consecutive (so that a thread reuses its pages).
+  std::vector<TileTask> tile_tasks(std::size_t first, std::size_t last, index_t rows_per_task = copy_tile,
+                                   index_t elements_per_task = copy_block) const;
   /// The run chunks of messages [first, last), in row order: each row's
   /// elements cut into pieces of at most copy_chunk, so at least
   /// elements / copy_chunk of them.
