@@ -3,7 +3,7 @@
 #error "distarray/redist/detail/kernels/host_copy_kernels.hpp is internal: include <distarray/redist.hpp>"
 #endif
 // The packers' copy kernels on host backends (Serial, OpenMP, Threads):
-// copy_tiles_host and copy_runs_streamed, host specialisations of
+// copy_tiles_host and copy_runs_host, host specialisations of
 // copy_kernels.hpp's team kernels (issue 50, item 1).  Each thread takes
 // whole work items (run chunks, tile tasks).  When a launch writes more than
 // a cache holds (`stream`) and only moves bits, its output goes out with
@@ -52,15 +52,20 @@ inline void write_line(T* out, index_t n, bool stream, bool pack, const Op& op, 
 template <class Exec>
 using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
 
-/// copy_runs on a host backend where a launch streams and its runs span
-/// two lines or more (single lines keep copy_runs, whose vector loops serve
-/// them better): one run chunk per iteration, each of its runs streamed
-/// whole into the side written (the buffer in a pack, the local block in an
-/// unpack): one unaligned start per run, not one per line.
+/// copy_runs on a host backend, for every launch except streamed ones of
+/// runs shorter than two lines (copy_runs' vector loops serve those
+/// better): one run chunk per iteration, each of its runs copied whole
+/// into the side written (the buffer in a pack, the local block in an
+/// unpack) — streamed where `stream` (one unaligned start per run, not one
+/// per line), else by memcpy where the run is contiguous on both sides.
+/// memcpy's wide stores took the 2-rank 1024^2 shared-engine transpose's
+/// pack into a peer's segment from 0.13-0.14 to 0.10 ms and in-cache f64
+/// short-run packs from 0.45 to 0.68 of a copy (bench_pack_kernels --size
+/// 1024), against copy_runs' element loop.
 template <class Space, class T, class Op>
-void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
-                        const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
-                        T* buffer, bool pack, Op op, const typename Space::execution_space& exec) {
+void copy_runs_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
+                    const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
+                    T* buffer, bool pack, Op op, bool stream, const typename Space::execution_space& exec) {
   const auto one_chunk = [=](const index_t i) {
     const RunChunk c = chunks(i);
     const CopyRow row = rows(c.row);
@@ -69,13 +74,13 @@ void copy_runs_streamed(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos:
       T* const b = buffer + row.buffer_base + run.offset;
       const index_t s = run.stride;
       if (pack)
-        write_line(b + jb, je - jb, true, true, op, Spaced<T>{l + jb * s, s});
+        write_line(b + jb, je - jb, stream, true, op, Spaced<T>{l + jb * s, s});
       else if (s == 1)
-        write_line(l + jb, je - jb, true, false, op, Spaced<T>{b + jb, 1});
+        write_line(l + jb, je - jb, stream, false, op, Spaced<T>{b + jb, 1});
       else  // spaced single elements of the local block, one by one
         for (index_t j = jb; j < je; ++j) op.unpack(l[j * s], b[j]);
     });
-    stream_fence();
+    if (stream) stream_fence();
   };
   Kokkos::parallel_for(pack ? "distarray::pack" : "distarray::unpack",
                        HostItems<typename Space::execution_space>(exec, begin, end), one_chunk);

@@ -113,10 +113,17 @@ inline void stream_fence() {
 #endif
 }
 
-/// out[q] = from(q) for q in [0, n): streamed past the caches, or stored.
+/// out[q] = from(q) for q in [0, n): streamed past the caches, or stored
+/// (by memcpy where the source is contiguous).
 template <class T, class From>
 inline void copy_line(T* out, index_t n, bool stream, const From& from) {
   if (stream) return stream_line(out, n, from);
+  if constexpr (is_spaced<From>) {
+    if (from.s == 1) {
+      std::memcpy(static_cast<void*>(out), from.p, std::size_t(n) * sizeof(T));
+      return;
+    }
+  }
   for (index_t q = 0; q < n; ++q) out[q] = from(q);
 }
 

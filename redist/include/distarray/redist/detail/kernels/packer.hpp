@@ -115,13 +115,13 @@ class Packer {
                         stream, exec);
         return 1;
       }
-      if (stream && long_runs_) {
+      if (long_runs_ || !stream) {
         if (pack && first == 0 && last == messages_.size() && chunks_in_local_order_.extent(0) > 0)
-          copy_runs_streamed(rows_, runs_, chunks_in_local_order_, 0, first_chunk_.back(), local, buffer,
-                             pack, op, exec);
+          copy_runs_host(rows_, runs_, chunks_in_local_order_, 0, first_chunk_.back(), local, buffer, pack,
+                         op, stream, exec);
         else
-          copy_runs_streamed(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer,
-                             pack, op, exec);
+          copy_runs_host(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer, pack,
+                         op, stream, exec);
         return 1;
       }
     }
@@ -163,7 +163,8 @@ class Packer {
   int lanes_ = 1;  // vector lanes per run chunk (item_launch.hpp)
   // Runs long enough for streamed stores to pay on a host: two cache lines
   // (bench_pack_kernels' 16-element runs: f64 and c128 unpacks 2x faster
-  // streamed, f32's single lines slower).
+  // streamed, f32's single lines slower).  Launches that do not stream take
+  // copy_runs_host whatever their runs.
   bool long_runs_ = false;
   Kokkos::View<RunChunk*, Space> chunks_;
   std::vector<index_t> first_chunk_;  // message -> its first run chunk
