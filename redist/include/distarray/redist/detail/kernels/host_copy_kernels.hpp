@@ -34,6 +34,18 @@ namespace distarray::detail {
 /// caches: more than a core's share of a last-level cache, where a write
 /// that went through the cache would be evicted before it is read again.
 constexpr std::size_t stream_bytes = std::size_t(4) << 20;
+/// A transposing pack streams from a lower size: its lines go out a buffer
+/// row apart, and once they outgrow a core's L2 (1 MiB here) plain stores
+/// ran at half the streamed speed.  Measured on 2-rank transposes into
+/// column-major blocks (`distarray redist --exchange shared|alltoallv
+/// --to-order column-major`, f64, the pack and the message to oneself):
+/// plain faster at 768^2 (launches of 1.1 MiB: 0.17 against 0.26 ms), streamed
+/// faster at 896^2 (1.5 MiB: 0.35 against 0.42-0.50 ms), 1024^2 (0.45 against
+/// 0.78-0.82 ms) and 1280^2 (0.76 against 1.5 ms).  A single process with
+/// nothing else in its caches keeps plain stores faster up to 2 MiB
+/// (bench_pack_kernels --size 1024); a redistribution never has the caches
+/// to itself.
+constexpr std::size_t transposing_pack_stream_bytes = std::size_t(3) << 19;
 
 /// out[q] = op(from(q)) for q in [0, n): copied where the op only moves
 /// bits; else in place through the op (which may read what it writes over:

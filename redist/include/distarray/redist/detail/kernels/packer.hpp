@@ -109,7 +109,8 @@ class Packer {
     if constexpr (on_host) {
       index_t elements = 0;  // (a batch's messages are spaced out in its buffer: counted, not spanned)
       for (std::size_t m = first; m < last; ++m) elements += messages_[m].count;
-      const bool stream = std::size_t(elements) * sizeof(T) >= stream_bytes;
+      const bool stream = std::size_t(elements) * sizeof(T) >=
+                          (tiled_ && pack ? transposing_pack_stream_bytes : stream_bytes);
       if (tiled_) {
         copy_tiles_host(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op,
                         stream, exec);
