@@ -22,6 +22,7 @@
 #include "solver.hpp"
 
 #include <distarray/io.hpp>
+#include <distarray/support/driver_main.hpp>
 #include <distarray/support/options.hpp>
 
 #include <climits>
@@ -167,6 +168,8 @@ int main(int argc, char** argv) {
   distarray::Environment env(argc, argv);
   try {
     return run(parse(argc, argv));
+  } catch (const distarray::support::HelpAsked& help) {
+    return distarray::support::print_usage("adi_heat", help);
   } catch (const distarray::Error& e) {
     if (rank() == 0) std::fprintf(stderr, "adi_heat: %s\n", e.what());
   } catch (const std::exception& e) {  // std::stol and friends on bad numbers

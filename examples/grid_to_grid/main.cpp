@@ -10,6 +10,7 @@
 #include <distarray/core.hpp>
 #include <distarray/redist.hpp>
 #include <distarray/scalapack/descriptor.hpp>
+#include <distarray/support/driver_main.hpp>
 #include <distarray/support/median_timing.hpp>
 #include <distarray/support/options.hpp>
 
@@ -137,6 +138,8 @@ int main(int argc, char** argv) {
   int status = 1;
   try {
     status = run(argc, argv);
+  } catch (const distarray::support::HelpAsked& help) {
+    status = distarray::support::print_usage("grid_to_grid", help);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "grid_to_grid: %s\n", e.what());
   }

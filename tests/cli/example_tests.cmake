@@ -7,6 +7,7 @@ if(TARGET scalapack_dropin_distarray)
                        PASS_REGULAR_EXPRESSION "drop-in checks passed")
 endif()
 if(TARGET adi_heat)
+  distarray_program_test(examples.adi_help adi_heat 0 0 "^usage: adi_heat \\[--checkpoint VALUE\\] " --help)
   distarray_program_test(examples.adi_convergence adi_heat 2 0 "second-order convergence: ok" --convergence)
   distarray_program_test(examples.adi_run_np4 adi_heat 4 0 "ADI heat: N = 64, 4 ranks, 3 fields, steps 0..25"
                          --n 64 --steps 25 --checkpoint ${CMAKE_CURRENT_BINARY_DIR}/adi_checkpoint.h5
@@ -18,6 +19,8 @@ if(TARGET adi_heat)
   set_tests_properties(examples.adi_restart_np3 PROPERTIES FIXTURES_REQUIRED adi_run)
 endif()
 if(TARGET fft2d)
+  # --help: the options the shared parser knows, status 0 (driver_main).
+  distarray_program_test(examples.fft2d_help fft2d 0 0 "^usage: fft2d \\[--chunks VALUE\\] .*\\[--reps VALUE\\]" --help)
   distarray_program_test(examples.fft2d_np3 fft2d 3 0 "2 bands: max relative difference from serial FFTW .* \\(ok\\)"
                          --n 60 --reps 2)
   # Ragged bands (61 rows in 3 over 4 ranks), and more ranks than rows in a band.
@@ -44,4 +47,8 @@ if(TARGET checkpoint_restart)
   set_tests_properties(examples.restart_stop_np4 PROPERTIES FIXTURES_SETUP restart_stop)
   set_tests_properties(examples.restart_resume_np3 PROPERTIES FIXTURES_REQUIRED restart_stop FIXTURES_SETUP restart_resumed)
   set_tests_properties(examples.restart_straight_np2 PROPERTIES FIXTURES_REQUIRED restart_resumed)
+endif()
+if(TARGET bench_pack_kernels)
+  distarray_program_test(bench.pack_kernels_help bench_pack_kernels 0 0
+                         "^usage: bench_pack_kernels \\[--json VALUE\\] \\[--size VALUE\\] \\[--type VALUE\\]\n" -h)
 endif()

@@ -1,7 +1,7 @@
 // libFuzzer target: the option parser of the distarray command, the examples
 // and the benchmarks (support/options.hpp).  Input: NUL-
-// separated arguments.  Bad options must end in a UsageError; any other
-// exception or a sanitizer report is a crash.
+// separated arguments.  Bad options must end in a UsageError, --help or -h
+// in HelpAsked; any other exception or a sanitizer report is a crash.
 
 #include <distarray/core/error.hpp>
 #include <distarray/support/options.hpp>
@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (args.has("ts")) args.seconds("ts");
     args.text("type", "f64");
   } catch (const distarray::UsageError&) {
+  } catch (const distarray::support::HelpAsked&) {
   }
   return 0;
 }

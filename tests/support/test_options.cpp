@@ -45,6 +45,18 @@ TEST(Options, ValuesFlagsAndFallbacks) {
   EXPECT_EQ(parse({"--ts", "1e-3"}).seconds("ts"), 1e-3);
 }
 
+TEST(Options, HelpListsTheOptionsWhereverItIs) {
+  for (const std::vector<std::string>& words :
+       {std::vector<std::string>{"--help"}, {"--n", "3", "-h"}, {"--help", "--bogus"}}) {
+    try {
+      parse(words);
+      ADD_FAILURE() << "no HelpAsked for " << words.back();
+    } catch (const distarray::support::HelpAsked& help) {
+      EXPECT_EQ(help.usage, "[--n VALUE] [--t VALUE] [--ts VALUE] [--verify]");
+    }
+  }
+}
+
 TEST(Options, MalformedCommandLinesNameTheOption) {
   EXPECT_NE(usage_error([] {
               parse({"--bogus", "1"});

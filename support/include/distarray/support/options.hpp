@@ -8,6 +8,8 @@
 //   const long long n = args.integer("n", 1024, 1);
 //
 // A command with sub-commands passes its own words: Options(argc - 1, argv + 1, ...).
+// "--help" or "-h" anywhere throws HelpAsked, which is no error:
+// driver_main prints its usage and exits 0.
 
 #include <distarray/core/error.hpp>
 
@@ -20,6 +22,12 @@
 
 namespace distarray::support {
 
+/// The command line asked for help; `usage` lists the options, e.g.
+/// "[--n VALUE] [--verify]".
+struct HelpAsked {
+  std::string usage;
+};
+
 class Options {
  public:
   /// Parses argv[1..argc): the `valued` options take a value, the `flags` do
@@ -28,6 +36,7 @@ class Options {
           const std::set<std::string>& flags = {}) {
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
+      if (arg == "--help" || arg == "-h") throw HelpAsked{usage(valued, flags)};
       if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + arg + "'");
       const std::string name = arg.substr(2);
       if (!flags.count(name) && !valued.count(name))
@@ -84,6 +93,12 @@ class Options {
   static bool parse(const std::string& s, V& v) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  }
+  static std::string usage(const std::set<std::string>& valued, const std::set<std::string>& flags) {
+    std::string s;
+    for (const std::string& n : valued) s += (s.empty() ? "[--" : " [--") + n + " VALUE]";
+    for (const std::string& n : flags) s += (s.empty() ? "[--" : " [--") + n + "]";
+    return s;
   }
   static std::string listed(const std::set<std::string>& valued, const std::set<std::string>& flags) {
     std::string s;
