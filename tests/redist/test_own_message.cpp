@@ -160,6 +160,33 @@ TEST(OwnMessage, LargeCopiesStream) {
   }
 }
 
+// A plan between equal layouts may be executed from an array into itself:
+// each run is copied onto itself (by memmove: memcpy's arguments may not
+// overlap), and the array is left as it was.
+TEST(OwnMessage, OntoItself) {
+  const auto layout = Layout<2>::parse("block,cyclic(3) on 2x1", {37, 29});
+  for (int rank = 0; rank < 2; ++rank) {
+    const auto c = layout.grid().coord_of(rank);
+    const auto [send, recv] = exchange_tables<2>(
+        layout, layout, c, c, ScheduleMethod::automatic,
+        [&](const Coord<2>& x) { return layout.grid().rank_of(x); },
+        [&](const Coord<2>& x) { return layout.grid().rank_of(x); }, true, {row, row});
+    const OwnSplit split = split_own_message(send, recv, {}, rank);
+    const index_t size = element_count(layout.local_extents(*c));
+    ASSERT_EQ(split.own.elements(), size);
+    Kokkos::View<double*, Space> a("a", size);
+    Kokkos::parallel_for(
+        Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, size),
+        KOKKOS_LAMBDA(const index_t i) { a(i) = double(i); });
+    const Packer<double, Space> onto_itself(split.own.table);
+    EXPECT_EQ(onto_itself.copy_all(a.data(), a.data(), split.own.table_is_source), 1);
+    Kokkos::fence();
+    const std::vector<double> got = host_copy(a);
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], double(i)) << "rank " << rank << ", element " << i;
+  }
+}
+
 TEST(OwnMessage, ScaledCopyReadsWhatItWritesOver) {
   for (const auto orders : every_order) {
     EXPECT_EQ(check<2>("block,* on 2x1", "*,block on 1x2", {45, 70}, orders, 2.0, -0.5), 2);

@@ -69,8 +69,8 @@ using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
 /// better): one run chunk per iteration, each of its runs copied whole
 /// into the side written (the buffer in a pack, the local block in an
 /// unpack) — streamed where `stream` (one unaligned start per run, not one
-/// per line), else by memcpy where the run is contiguous on both sides.
-/// memcpy's wide stores took the 2-rank 1024^2 shared-engine transpose's
+/// per line), else by memmove where the run is contiguous on both sides.
+/// memmove's wide stores took the 2-rank 1024^2 shared-engine transpose's
 /// pack into a peer's segment from 0.13-0.14 to 0.10 ms and in-cache f64
 /// short-run packs from 0.45 to 0.68 of a copy (bench_pack_kernels --size
 /// 1024), against copy_runs' element loop.

@@ -114,13 +114,15 @@ inline void stream_fence() {
 }
 
 /// out[q] = from(q) for q in [0, n): streamed past the caches, or stored
-/// (by memcpy where the source is contiguous).
+/// (by memmove where the source is contiguous: a plan executed from an
+/// array into itself copies runs onto themselves, and memcpy's arguments
+/// may not overlap).
 template <class T, class From>
 inline void copy_line(T* out, index_t n, bool stream, const From& from) {
   if (stream) return stream_line(out, n, from);
   if constexpr (is_spaced<From>) {
     if (from.s == 1) {
-      std::memcpy(static_cast<void*>(out), from.p, std::size_t(n) * sizeof(T));
+      std::memmove(static_cast<void*>(out), from.p, std::size_t(n) * sizeof(T));
       return;
     }
   }
