@@ -113,12 +113,12 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
     c.shared_trial = shared.runs && shared.shares_nodes;
     if (!c.typed_trial && !c.shared_trial) c.engine = ExchangeEngine::alltoallv;
     // Every rank holds the same wisdom: they take the same engine, one it
-    // can run here.
+    // can run here, without measuring; the automatic engine still watches it.
     if (c.engine == ExchangeEngine::automatic && memo.wisdom) {
       const auto known = memo.wisdom->engine(memo.key);
       if ((known == ExchangeEngine::datatype && c.typed_trial) ||
           (known == ExchangeEngine::shared && c.shared_trial) || known == ExchangeEngine::alltoallv)
-        c.engine = *known;
+        c.known = known;
     }
   }
   if (c.engine == ExchangeEngine::alltoallv || c.engine == ExchangeEngine::shared)

@@ -103,10 +103,14 @@ struct Contender {
 };
 /// Measures the contenders (packing first) on the first executions, keeps
 /// the fastest and tells `decided` which; measures again where the one
-/// kept falls behind the runner-up's time (automatic.cpp).
+/// kept falls behind the runner-up's time, and the runner-up once in a
+/// while.  A `known` engine (the wisdom's) is kept from the start, the
+/// others measured once each at the first watches (automatic.cpp;
+/// collective where known: the engine is made here).
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                   std::vector<Contender> contenders,
-                                                  std::function<void(ExchangeEngine)> decided);
+                                                  std::function<void(ExchangeEngine)> decided,
+                                                  std::optional<ExchangeEngine> known = {});
 
 // Helpers the engines share (helpers.cpp).
 

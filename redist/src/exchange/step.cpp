@@ -52,7 +52,7 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
   auto remember = [memo = std::move(memo), comm = shape.comm](ExchangeEngine chosen) {
     if (memo.wisdom && !memo.key.empty()) memo.wisdom->record_engine(memo.key, chosen, comm);
   };
-  return make_automatic_exchange(shape, buffers, std::move(contenders), std::move(remember));
+  return make_automatic_exchange(shape, buffers, std::move(contenders), std::move(remember), choice.known);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace distarray::detail {
@@ -42,6 +43,9 @@ struct ExchangeChoice {
   bool send_typed = false, recv_typed = false;
   /// Automatic: the engines measured beside alltoallv (the same on every rank).
   bool typed_trial = false, shared_trial = false;
+  /// Automatic: the engine the wisdom names, taken without measuring (and
+  /// watched like a measured choice).
+  std::optional<ExchangeEngine> known;
 
   /// Whether the step needs its own send and receive buffers (shared: its
   /// messages go into the receivers' window).
