@@ -4,10 +4,14 @@
 // buffers it freed, tells the wisdom, and leaves a choice that keeps up
 // alone; a runner-up whose trials were unlucky is tried again, once in a
 // while, and wins; the wisdom's engine is kept without trials but watched
-// too; of three contenders it keeps the fastest.  At every rank
+// too; of three contenders it keeps the fastest; one that cannot be made
+// (the shared windows refused) leaves the contest without failing an
+// execution.  At every rank
 // count of test_exchange_mpi.
 
 #include "exchange/exchange.hpp"  // redist/src: the engines' interface
+
+#include <distarray/core/error.hpp>
 
 #include <gtest/gtest.h>
 
@@ -137,13 +141,14 @@ TEST(AutomaticEngine, TriesTheRunnerUpAgainAndSwitchesWhereItsTrialsWereUnlucky)
 }
 
 TEST(AutomaticEngine, KeepsTheWisdomsEngineWithoutTrialsAndWatchesIt) {
-  double packed = 0.001, typed = 0.004;  // the wisdom was measured on another day
+  double packed = 0.001, typed = 0.008;  // the wisdom was measured on another day
   Watched w(contenders(packed, typed), ExchangeEngine::datatype);
   EXPECT_TRUE(w.automatic->settled()) << "decided before any execution";
   EXPECT_EQ(w.automatic->name(), "datatype");
   EXPECT_EQ(w.buffers.held, (Held{{false, true}}));
-  // A window, the runner-up's first trial, a round of trials.
-  const int executions = w.execute_until("alltoallv", 8 + 1 + 4 + 2);
+  // A window, the runner-up's first trial, a round of trials (and, should a
+  // busy machine spoil that trial, another two windows later).
+  const int executions = w.execute_until("alltoallv", 4 * 8 + 1 + 4);
   EXPECT_EQ(w.automatic->name(), "alltoallv") << "still on the wisdom's engine after " << executions;
   EXPECT_GE(executions, 8);
   EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::alltoallv});
@@ -162,6 +167,41 @@ TEST(AutomaticEngine, KeepsTheFastestOfThreeAndFreesWhatItDoesNotUse) {
   EXPECT_EQ(w.automatic->name(), "shared");
   EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::shared});
   EXPECT_EQ(w.buffers.held, (Held{{false, false}})) << "messages go through the window: both buffers freed";
+}
+
+/// The shared window's contender, refused where it is made (no room in /dev/shm).
+Contender refused_shared() {
+  return {nullptr, ExchangeEngine::shared, false, false,
+          []() -> std::unique_ptr<Exchange> { throw Error("shared exchange: no room in /dev/shm"); }};
+}
+
+TEST(AutomaticEngine, AContenderThatCannotBeMadeLeavesTheContest) {
+  const double packed = 0.006, typed = 0.001;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.push_back(refused_shared());
+  Watched w(std::move(c));
+  // A warm-up, packing and datatypes once, the refusal (this execution
+  // packs), then the two twice each.
+  const int executions = w.execute_until("datatype", 3 + 1 + 4 + 1);
+  EXPECT_EQ(w.automatic->name(), "datatype") << "after " << executions << " executions";
+  EXPECT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::datatype});
+  for (int k = 0; k < 2 * 8 + 2; ++k) w.execute();  // watches: the runner-up is packing now
+  EXPECT_EQ(w.automatic->name(), "datatype");
+}
+
+TEST(AutomaticEngine, AWisdomsEngineThatCannotBeMadeHereLeavesPacking) {
+  const double packed = 0.001, typed = 0.001;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.pop_back();  // packing and the shared window only
+  c.push_back(refused_shared());
+  Watched w(std::move(c), ExchangeEngine::shared);
+  EXPECT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "alltoallv");
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::alltoallv}) << "the wisdom learns it";
+  EXPECT_TRUE(w.buffers.held.empty()) << "packing keeps both buffers";
+  for (int k = 0; k < 2 * 8 + 2; ++k) w.execute();
+  EXPECT_EQ(w.automatic->name(), "alltoallv");
 }
 
 }  // namespace
