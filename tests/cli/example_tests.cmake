@@ -1,4 +1,5 @@
-# The examples at small sizes, each checked against its own reference.
+# The examples at small sizes, each checked against its own reference; and
+# one benchmark's usage (`-h`), as the benchmarks share the examples' option parser.
 if(TARGET scalapack_dropin_distarray)
   add_test(NAME examples.scalapack_dropin
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/scalapack_dropin.sh ${MPIEXEC_EXECUTABLE}
