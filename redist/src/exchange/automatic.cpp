@@ -128,9 +128,14 @@ class AutomaticExchange final : public Exchange {
     window_full_ = false;
     spent_ = 0;
     retried_ = false;
+    hold_buffers_of(k);
+    if (decided_) decided_(contest_[k].engine);
+  }
+
+  /// Frees the step's buffers contender k does not use.
+  void hold_buffers_of(std::size_t k) {
     const Contender& c = contest_[k];
     if (!c.send_buffer || !c.recv_buffer) buffers_.hold_buffers(c.send_buffer, c.recv_buffer);
-    if (decided_) decided_(c.engine);
   }
 
   /// The wisdom's engine, kept without trials (collective: made here), or
@@ -142,8 +147,7 @@ class AutomaticExchange final : public Exchange {
       return;
     }
     contest_.choose(k);
-    const Contender& c = contest_[k];
-    if (!c.send_buffer || !c.recv_buffer) buffers_.hold_buffers(c.send_buffer, c.recv_buffer);
+    hold_buffers_of(k);
     state_ = State::decided;
   }
 
@@ -167,7 +171,7 @@ class AutomaticExchange final : public Exchange {
     if (borrows || fresh) contest_.run(r, blocks, report);
     contest_.best(r) = contest_.run(r, blocks, report);
     contest_.drop(r);
-    if (borrows) buffers_.hold_buffers(kept.send_buffer, kept.recv_buffer);
+    if (borrows) hold_buffers_of(contest_.chosen());
     contest_.cost(r) = MPI_Wtime() - started;
     contest_.agree_on_times();
     spent_ = 0;
