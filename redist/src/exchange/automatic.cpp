@@ -164,11 +164,17 @@ class AutomaticExchange final : public Exchange {
     }
     const std::size_t r = contest_.runner_up();
     const Contender &c = contest_[r], &kept = contest_[contest_.chosen()];
+    // Each rank types its own sides, so the buffers a rank lends differ:
+    // the lending and the warm-up are decided together.
     const bool borrows = (c.send_buffer && !kept.send_buffer) || (c.recv_buffer && !kept.recv_buffer);
-    if (borrows) agreed(shape_.comm, [&] { buffers_.hold_buffers(true, true); });
+    agreed(shape_.comm, [&] {
+      if (borrows) buffers_.hold_buffers(true, true);
+    });
     // Memory just allocated or mapped is first touched by an execution (0.08 s
     // for 0.02 s warm on a 4096^2 complex step): a warm-up, as in the trials.
-    if (borrows || fresh) contest_.run(r, blocks, report);
+    int cold = borrows || fresh;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &cold, 1, MPI_INT, MPI_LOR, shape_.comm));
+    if (cold) contest_.run(r, blocks, report);
     contest_.best(r) = contest_.run(r, blocks, report);
     contest_.drop(r);
     if (borrows) hold_buffers_of(contest_.chosen());
