@@ -61,7 +61,7 @@ class Packer {
         long_runs_(table.mean_run_length() * sizeof(T) >= 2 * 64) {
     chunks_ = per_message<RunChunk, Space>("distarray::run_chunks", table, first_chunk_,
                                            [&](std::size_t i) { return table.run_chunks(i, i + 1); });
-    if (on_host && !tiled_ && long_runs_ && table.messages.size() > 1)
+    if (on_host && !tiled_ && table.messages.size() > 1)
       chunks_in_local_order_ = to_space<RunChunk, Space>("distarray::run_chunks_in_local_order",
                                                          table.run_chunks_in_local_order());
     // A GPU team holds a tile; a host thread a block it sweeps in strips (host_copy_kernels.hpp).
@@ -116,13 +116,15 @@ class Packer {
                         stream, exec);
         return 1;
       }
-      if (long_runs_ || !stream) {
-        if (pack && first == 0 && last == messages_.size() && chunks_in_local_order_.extent(0) > 0)
+      const bool whole_side = first == 0 && last == messages_.size() && chunks_in_local_order_.extent(0) > 0;
+      if (whole_side || long_runs_ || !stream) {
+        const bool stream_runs = stream && long_runs_;
+        if (whole_side)
           copy_runs_host(rows_, runs_, chunks_in_local_order_, 0, first_chunk_.back(), local, buffer, pack,
-                         op, stream, exec);
+                         op, stream_runs, exec);
         else
           copy_runs_host(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer, pack,
-                         op, stream, exec);
+                         op, stream_runs, exec);
         return 1;
       }
     }
@@ -164,15 +166,18 @@ class Packer {
   int lanes_ = 1;  // vector lanes per run chunk (item_launch.hpp)
   // Runs long enough for streamed stores to pay on a host: two cache lines
   // (bench_pack_kernels' 16-element runs: f64 and c128 unpacks 2x faster
-  // streamed, f32's single lines slower).  Launches that do not stream take
-  // copy_runs_host whatever their runs.
+  // streamed, f32's single lines slower).  Launches that do not stream, and
+  // whole sides in the local block's order, take copy_runs_host whatever
+  // their runs (with plain stores where the runs are shorter).
   bool long_runs_ = false;
   Kokkos::View<RunChunk*, Space> chunks_;
   std::vector<index_t> first_chunk_;  // message -> its first run chunk
-  // The same chunks in the order of the local block (host, streamed runs,
-  // several messages): a whole side's pack reads its block sequentially,
-  // which ran at twice the speed of a message at a time here (4 messages of
-  // 8 KiB runs per row; the hardware prefetcher restarts at each run).
+  // The same chunks in the order of the local block (host, several
+  // messages): a whole side's pack reads its block sequentially and its
+  // unpack writes it sequentially, which ran at twice the speed of a
+  // message at a time here (4 messages of 8 KiB runs per row: the hardware
+  // prefetcher restarts at each run); 16-element unpacks gained up to 1.2x,
+  // and 4x for f32 in cache at 2 threads (docs/performance.md).
   Kokkos::View<RunChunk*, Space> chunks_in_local_order_;
   Kokkos::View<TileTask*, Space> tasks_;
   std::vector<index_t> first_task_;  // message -> its first tile task (tiled only)
