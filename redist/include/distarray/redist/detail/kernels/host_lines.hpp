@@ -19,6 +19,7 @@
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 namespace distarray::detail {
@@ -79,8 +80,36 @@ inline void stream_element(T* out, const T& value) {
 }
 #endif
 
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define DISTARRAY_STREAM_AVX 1
+/// Whether this CPU has AVX's 32-byte stores (checked once, at start-up:
+/// the library is built for any x86-64, so the wider stores are chosen when
+/// it runs; __builtin_cpu_init first, as a static initializer may run
+/// before the compiler's own).
+inline const bool cpu_has_avx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
+/// `bytes` (a multiple of 16) from `in` to `out` (16-byte aligned) with
+/// non-temporal stores of 32 bytes from the first 32-byte boundary on.
+/// A Xeon with AVX-512 streamed 128 MiB at 6.6 / 3.8 / 4.7 GB/s with
+/// 16-byte stores and 7.8 / 4.6 / 6.9 with 32-byte ones (three runs).
+__attribute__((target("avx"))) inline void stream_contiguous_avx(char* out, const char* in,
+                                                                 std::size_t bytes) {
+  const auto sixteen = [&](std::size_t q) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(out + q),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + q)));
+  };
+  std::size_t q = 0;
+  for (; q < bytes && (reinterpret_cast<std::uintptr_t>(out + q) & 31) != 0; q += 16) sixteen(q);
+  for (; q + 32 <= bytes; q += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(out + q),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + q)));
+  for (; q < bytes; q += 16) sixteen(q);
+}
+#endif
+
 /// out[q] = from(q) for q in [0, n), with 16-byte non-temporal stores from
-/// the first 16-byte boundary of `out` on (x86; plain stores elsewhere).
+/// the first 16-byte boundary of `out` on (x86; 32-byte ones from a
+/// contiguous source where the CPU has AVX; plain stores elsewhere).
 /// The elements before and after those go out non-temporally too: a plain
 /// store into a line that is being written non-temporally flushes it half
 /// done (a transposing pack of f32 rows 8 bytes off a 16-byte boundary ran
@@ -98,6 +127,16 @@ inline void stream_line(T* out, index_t n, const From& from) {
         stream_element(out + i, from(i));
     };
     for (; q < n && (reinterpret_cast<std::uintptr_t>(out + q) & 15) != 0; ++q) single(q);
+#if defined(DISTARRAY_STREAM_AVX)
+    if constexpr (is_spaced<From>) {
+      if (from.s == 1 && (n - q) * index_t(sizeof(T)) >= 512 && cpu_has_avx) {  // a call pays from here
+        const index_t body = (n - q) / per * per;
+        stream_contiguous_avx(reinterpret_cast<char*>(out + q), reinterpret_cast<const char*>(from.p + q),
+                              std::size_t(body) * sizeof(T));
+        q += body;
+      }
+    }
+#endif
     for (; q + per <= n; q += per)
       _mm_stream_si128(reinterpret_cast<__m128i*>(out + q), sixteen_bytes<T>(from, q));
     for (; q < n; ++q) single(q);
