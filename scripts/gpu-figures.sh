@@ -11,12 +11,16 @@ build=${1:?usage: gpu-figures.sh BUILD_DIR OUT_DIR [TESTS]} out=${2:?usage: gpu-
 tests=${3:-not run}
 mkdir -p "$out"
 "$build/bench/bench_pack_kernels" --size 8192 --json "$out/pack_kernels.json" > "$out/pack_kernels.txt"
-transpose() {  # ranks from to json
+transpose() {  # ranks from to json [options]
   mpiexec -n "$1" "$build/tools/distarray/distarray" redist --shape 8192x8192 --from "$2" --to "$3" \
-    --repeat 10 --verify --json "$4" > "${4%.json}.txt"
+    --repeat 10 --verify --json "$4" "${@:5}" > "${4%.json}.txt"
 }
 transpose 4 "block,* on 4x1" "*,block on 1x4" "$out/transpose_np4.json"
 transpose 1 "block,* on 1x1" "*,block on 1x1" "$out/transpose_np1.json"
+# The 4 ranks on each engine that moves device arrays (the automatic choice is above).
+for engine in alltoallv shared; do
+  transpose 4 "block,* on 4x1" "*,block on 1x4" "$out/transpose_np4_$engine.json" --exchange $engine
+done
 python3 - "$out" "$tests" <<'PY'
 import json, os, sys
 out, tests = sys.argv[1], sys.argv[2]
@@ -31,14 +35,15 @@ for r in kernels:
     print(f"{r['case']:<18}{gb(r['pack_s']):>10.1f}{gb(r['unpack_s']):>13.1f}{gb(r['copy_s']):>11.1f}"
           f"{r['copy_s'] / r['pack_s']:>11.2f}{r['copy_s'] / r['unpack_s']:>13.2f}")
 print("\n8192^2 f64 transpose (block,*) -> (*,block), ms per execution, slowest rank")
-print(f"{'ranks':<7}{'pack':>9}{'staging':>9}{'exchange':>10}{'unpack':>9}{'local':>9}{'total':>9}{'GB/s':>8}  verified")
-for n in (4, 1):
-    j = json.load(open(f"{out}/transpose_np{n}.json"))
+print(f"{'ranks, engine':<13}{'pack':>9}{'staging':>9}{'exchange':>10}{'unpack':>9}{'local':>9}{'total':>9}{'GB/s':>8}  verified")
+for name in ("np4", "np4_alltoallv", "np4_shared", "np1"):
+    j = json.load(open(f"{out}/transpose_{name}.json"))
     s = j["seconds"]
-    print(f"{n:<7}" + "".join(f"{s[k] * 1e3:>{w}.1f}" for k, w in
+    print(f"{j['ranks']:<3}{j['exchange']:<10}" + "".join(f"{s[k] * 1e3:>{w}.1f}" for k, w in
           (("pack", 9), ("staging", 9), ("exchange", 10), ("unpack", 9), ("local", 9), ("total", 9)))
           + f"{j['bandwidth_gb_s']:>8.1f}  {j['verified']}")
-one_row = [r for r in kernels if r["case"] == "one row"][0]
-total = json.load(open(f"{out}/transpose_np1.json"))["seconds"]["total"]
-print(f"\n1 rank: {total / one_row['copy_s']:.2f} x a device copy of the array ({one_row['copy_s'] * 1e3:.1f} ms)")
+copy_s = [r for r in kernels if r["case"] == "one row"][0]["copy_s"]
+total = lambda name: json.load(open(f"{out}/transpose_{name}.json"))["seconds"]["total"]
+print(f"\n1 rank: {total('np1') / copy_s:.2f} x a device copy of the array ({copy_s * 1e3:.2f} ms)")
+print(f"4 ranks, shared engine: {total('np4_shared') / copy_s:.1f} x a device copy of the array")
 PY

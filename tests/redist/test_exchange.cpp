@@ -9,6 +9,7 @@
 #include <distarray/redist/detail/tables/plan_tables.hpp>
 
 #include "exchange/message_waves.hpp"  // redist/src
+#include "exchange/node_segments.hpp"
 #include "mpi/memory_space.hpp"
 #include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
@@ -69,12 +70,33 @@ TEST(ExchangeChoice, SharedFallsBackToAlltoallvWhereKernelsCannotWriteTheWindow)
   const auto [send, recv] = tables(rows(), columns(), {2100, 700}, StorageOrder::row_major);
   PlanOptions options;
   options.exchange = ExchangeEngine::shared;
-  // Device kernels on one rank only: every rank falls back together.
-  const bool host_kernels = world_rank() != 0;
+  // Kernels that write no segments on one rank only: every rank falls back together.
+  const auto segments = world_rank() != 0 ? detail::SegmentMemory::host : detail::SegmentMemory::none;
   const auto c =
-      detail::choose_exchange(MPI_COMM_WORLD, send, recv, sizeof(double), options, true, {}, host_kernels);
+      detail::choose_exchange(MPI_COMM_WORLD, send, recv, sizeof(double), options, true, {}, segments);
   EXPECT_EQ(c.engine, ExchangeEngine::alltoallv);
   EXPECT_TRUE(c.send_buffer() && c.recv_buffer());
+}
+
+TEST(ExchangeChoice, SharedOnDeviceMemoryNeedsCudaIpcAndEveryRankOnOneNode) {
+  const auto [send, recv] = tables(rows(), columns(), {2100, 700}, StorageOrder::row_major);
+  PlanOptions options;
+  const auto on_device = [&](ExchangeEngine engine) {
+    options.exchange = engine;
+    return detail::choose_exchange(MPI_COMM_WORLD, send, recv, sizeof(double), options, true, {},
+                                   detail::SegmentMemory::device);
+  };
+  const bool built = detail::device_segments_built();
+  const auto one_node = on_device(ExchangeEngine::shared);
+  EXPECT_EQ(one_node.engine, built ? ExchangeEngine::shared : ExchangeEngine::alltoallv);
+  EXPECT_TRUE(one_node.device_segments);
+  EXPECT_FALSE(on_device(ExchangeEngine::automatic).shared_trial) << "taken only where asked for, so far";
+  if (testing::world_size() > 1) {
+    // Messages between nodes would go by MPI from device segments: refused.
+    const testing::EmulatedNodes two(2);
+    EXPECT_EQ(on_device(ExchangeEngine::shared).engine, ExchangeEngine::alltoallv);
+    EXPECT_FALSE(on_device(ExchangeEngine::automatic).shared_trial);
+  }
 }
 
 TEST(ExchangeChoice, CollectivesNeedEveryMessageToFitTheirCounts) {

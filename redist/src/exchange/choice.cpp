@@ -6,6 +6,7 @@
 #include <distarray/redist/detail/exec/exchange_choice.hpp>
 
 #include "exchange.hpp"
+#include "node_segments.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -47,18 +48,26 @@ bool all_ranks(MPI_Comm comm, bool mine, MPI_Op op) {
 }
 
 /// The shared engine's prospects for a step (collective over `comm`):
-/// whether it can run (every rank's kernels can write a shared window, and
-/// every node has room for the step's windows), and whether some rank
-/// shares its node with another (else every message goes by MPI anyway).
+/// whether it can run (every rank's kernels can write segments where they
+/// are, and every node has room for them in shared memory; device segments
+/// need every rank on one node, as MPI moves other nodes' messages from the
+/// segments, and a build with CUDA IPC), and whether some rank shares its
+/// node with another (else every message goes by MPI anyway).
 struct SharedOutlook {
   bool runs, shares_nodes;
 };
 SharedOutlook shared_outlook(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
-                             std::size_t element_bytes, bool host_arrays) {
+                             std::size_t element_bytes, SegmentMemory segments) {
   MPI_Comm node = node_communicator(comm);
+  // Asked on every rank: collective on the node, whatever this rank's segments.
   const bool room = node_has_room(node, shared_window_bytes(send, recv, element_bytes));
+  bool runs = false;
+  if (segments == SegmentMemory::host)
+    runs = room;
+  else if (segments == SegmentMemory::device)
+    runs = device_segments_built() && ranks_of(node) == ranks_of(comm);
   MPI_Comm_free(&node);
-  return {all_ranks(comm, host_arrays && room, MPI_LAND), ranks_share_a_node(comm)};
+  return {all_ranks(comm, runs, MPI_LAND), ranks_share_a_node(comm)};
 }
 
 }  // namespace
@@ -72,19 +81,20 @@ bool ranks_share_a_node(MPI_Comm comm) {
 
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
-                               const EngineMemo& memo, bool host_arrays) {
+                               const EngineMemo& memo, SegmentMemory segments) {
   ExchangeChoice c;
+  c.device_segments = segments == SegmentMemory::device;
   if (options.exchange == ExchangeEngine::encoded || options.exchange == ExchangeEngine::p2p) {
     c.engine = options.exchange;
     return c;
   }
   ExchangeEngine asked = options.exchange;
   if (asked == ExchangeEngine::shared) {
-    if (shared_outlook(comm, send, recv, element_bytes, host_arrays).runs) {
+    if (shared_outlook(comm, send, recv, element_bytes, segments).runs) {
       c.engine = ExchangeEngine::shared;
       return c;
     }
-    asked = ExchangeEngine::alltoallv;  // device arrays, or no room on a node: packed through MPI
+    asked = ExchangeEngine::alltoallv;  // no segments the kernels write, or no room: packed through MPI
   }
   // Collectives take int byte counts and displacements: usable only if every
   // rank's messages fit, decided together so that no rank waits in a
@@ -109,8 +119,10 @@ ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyT
     // The shared window beside them where ranks share a node: one copy
     // fewer than alltoallv, but each message packed into another rank's
     // memory, which may be slower (another socket's), so it is measured too.
-    const SharedOutlook shared = shared_outlook(comm, send, recv, element_bytes, host_arrays);
-    c.shared_trial = shared.runs && shared.shares_nodes;
+    // Device segments only where asked for (`shared`): that path has not yet
+    // run on a GPU, and the automatic choice takes only what has.
+    const SharedOutlook shared = shared_outlook(comm, send, recv, element_bytes, segments);
+    c.shared_trial = shared.runs && shared.shares_nodes && segments == SegmentMemory::host;
     if (!c.typed_trial && !c.shared_trial) c.engine = ExchangeEngine::alltoallv;
     // Every rank holds the same wisdom: they take the same engine, one it
     // can run here, without measuring; the automatic engine still watches it.

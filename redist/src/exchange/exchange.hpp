@@ -86,9 +86,10 @@ std::unique_ptr<Exchange> make_encoded_exchange(const StepShape& shape, Exchange
                                                 DecodeBuffers& decoded, EncodedMessages messages);
 /// Messages to ranks on this node packed straight into the receivers'
 /// segments of a shared window, a node barrier; messages to other nodes
-/// packed into this rank's segment and moved by MPI (shared.cpp).
+/// packed into this rank's segment and moved by MPI (shared.cpp).  The
+/// segments in device memory where `device_memory` (ranks all on one node).
 std::unique_ptr<Exchange> make_shared_exchange(const StepShape& shape, const CopyTable& send,
-                                               const CopyTable& recv, StepHalf& buffers);
+                                               const CopyTable& recv, StepHalf& buffers, bool device_memory);
 /// Bytes of one rank's shared windows for a step, at most (shared.cpp).
 std::size_t shared_window_bytes(const CopyTable& send, const CopyTable& recv, std::size_t element_bytes);
 /// One engine the automatic engine measures, and the step's buffers it needs.

@@ -96,8 +96,6 @@ NodeSegments::NodeSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on) 
 
 NodeSegments::~NodeSegments() { unmap(); }
 
-char* NodeSegments::lowest() const { return *std::min_element(maps_.begin(), maps_.end()); }
-
 void NodeSegments::unmap() {
   for (std::size_t r = 0; r < maps_.size(); ++r)
     if (maps_[r]) munmap(maps_[r], sizes_[r]);

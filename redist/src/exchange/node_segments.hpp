@@ -1,6 +1,10 @@
 #pragma once
-// NodeSegments: one block of shared memory per rank of a node, each mapped
-// by every rank of the node, for the shared engine.  POSIX shared memory
+// Segments: one block of memory per rank of a node, each mapped by every
+// rank of the node, for the shared engine; in host memory (NodeSegments) or
+// device memory (DeviceSegments).  Making them is collective and unmapping
+// them is not: a plan is destroyed whenever its owner lets it go.
+//
+// NodeSegments: POSIX shared memory
 // (shm_open + mmap), not an MPI-3 window: MPI_Win_free is collective (Open
 // MPI's is a barrier on the node), and a plan is destroyed whenever its
 // owner lets it go — the ScaLAPACK drop-in's plan cache evicts on one rank
@@ -9,12 +13,32 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 namespace distarray::detail {
 
-class NodeSegments {
+/// Every segment of a node, as mapped in this process.
+class Segments {
+ public:
+  Segments() = default;
+  Segments(const Segments&) = delete;
+  Segments& operator=(const Segments&) = delete;
+  virtual ~Segments() = default;
+
+  /// Node rank `r`'s segment, as mapped in this process (page-aligned).
+  char* segment(int r) const { return maps_[std::size_t(r)]; }
+  /// The lowest-addressed segment: every segment lies at or after it.
+  char* lowest() const { return *std::min_element(maps_.begin(), maps_.end()); }
+  std::size_t bytes_of(int r) const { return sizes_[std::size_t(r)]; }
+
+ protected:
+  std::vector<char*> maps_;
+  std::vector<std::size_t> sizes_;
+};
+
+class NodeSegments final : public Segments {
  public:
   /// Collective over `node`: `bytes` for this rank (rounded up to pages),
   /// reserved in memory (posix_fallocate: no SIGBUS later where tmpfs is
@@ -23,21 +47,29 @@ class NodeSegments {
   /// rank cannot make or map its segments.  The names are unlinked before
   /// it returns: nothing is left in /dev/shm, even if the process dies.
   NodeSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on);
-  NodeSegments(const NodeSegments&) = delete;
-  NodeSegments& operator=(const NodeSegments&) = delete;
-  ~NodeSegments();
-
-  /// Node rank `r`'s segment, as mapped in this process (page-aligned).
-  char* segment(int r) const { return maps_[std::size_t(r)]; }
-  /// The lowest-addressed segment: every segment lies at or after it.
-  char* lowest() const;
-  std::size_t bytes_of(int r) const { return sizes_[std::size_t(r)]; }
+  ~NodeSegments() override;
 
  private:
   void unmap();
+};
 
-  std::vector<char*> maps_;
-  std::vector<std::size_t> sizes_;
+/// Whether this build maps other processes' device memory (CUDA IPC).
+bool device_segments_built();
+
+/// Segments in the memory of this process's GPU, each made by its rank
+/// (cudaMalloc: its own allocation, which an IPC handle needs) and opened by
+/// the node's other ranks through CUDA IPC (device_segments.cpp).
+class DeviceSegments final : public Segments {
+ public:
+  /// Collective over `node`: `bytes` for this rank.  Throws Error on every
+  /// rank of `agree_on` where a rank cannot allocate its segment or open a
+  /// peer's, or the build has no device IPC.
+  DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on);
+  ~DeviceSegments() override;
+
+ private:
+  void release();
+  int me_ = 0;  // the segment this process allocated; the others it opened
 };
 
 }  // namespace distarray::detail

@@ -1,6 +1,7 @@
-// The shared engine (issue 52, host memory).  Each rank's receive buffer
-// lives in shared memory on its node (NodeSegments, node_segments.hpp),
-// mapped by every rank of the node, so that one base address and one table
+// The shared engine (issue 52).  Each rank's receive buffer lives in memory
+// every rank of its node maps (node_segments.hpp: POSIX shared memory for
+// host arrays, the GPU's memory through CUDA IPC for device arrays, whose
+// ranks all share one node), so that one base address and one table
 // place every message a rank sends: the sender's pack kernel writes each
 // message for a rank of its node straight into that rank's segment, and
 // each message for another node into the outgoing part of its own segment,
@@ -20,7 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <optional>
+#include <memory>
 
 namespace distarray::detail {
 
@@ -43,7 +44,8 @@ index_t outgoing_elements(const CopyTable& send, const std::vector<int>& node_ra
 
 class SharedExchange final : public Exchange {
  public:
-  SharedExchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv, StepHalf& buffers)
+  SharedExchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv, StepHalf& buffers,
+                 bool device_memory)
       : shape_(shape), node_(node_communicator(shape.comm)), me_(rank_of(node_)) {
     const std::vector<int> node_rank = node_ranks(shape.comm, node_);
     const auto eb = index_t(shape.element_bytes);
@@ -54,7 +56,10 @@ class SharedExchange final : public Exchange {
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, node_));
     window_ = std::size_t(largest);
     try {
-      segments_.emplace(node_, windows * window_, shape.comm);
+      if (device_memory)
+        segments_ = std::make_unique<DeviceSegments>(node_, windows * window_, shape.comm);
+      else
+        segments_ = std::make_unique<NodeSegments>(node_, windows * window_, shape.comm);
     } catch (...) {
       MPI_Comm_free(&node_);
       throw;
@@ -138,9 +143,9 @@ class SharedExchange final : public Exchange {
   }
 
   const StepShape& shape_;
-  MPI_Comm node_;                         // the step's ranks on this node, numbered alike
-  int me_;                                // this rank's number in node_
-  std::optional<NodeSegments> segments_;  // each rank's: `windows` windows of window_ bytes
+  MPI_Comm node_;                       // the step's ranks on this node, numbered alike
+  int me_;                              // this rank's number in node_
+  std::unique_ptr<Segments> segments_;  // each rank's: `windows` windows of window_ bytes
   std::size_t window_ = 0;
   PlacedBuffers* placed_ = nullptr;
   std::vector<CopyTable::Message> to_other_nodes_;    // offsets in this rank's window
@@ -152,8 +157,8 @@ class SharedExchange final : public Exchange {
 }  // namespace
 
 std::unique_ptr<Exchange> make_shared_exchange(const StepShape& shape, const CopyTable& send,
-                                               const CopyTable& recv, StepHalf& buffers) {
-  return std::make_unique<SharedExchange>(shape, send, recv, buffers);
+                                               const CopyTable& recv, StepHalf& buffers, bool device_memory) {
+  return std::make_unique<SharedExchange>(shape, send, recv, buffers, device_memory);
 }
 
 std::size_t shared_window_bytes(const CopyTable& send, const CopyTable& recv, std::size_t element_bytes) {

@@ -21,7 +21,7 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
     case ExchangeEngine::p2p:
       return make_point_to_point_exchange(shape, buffers, buffers);
     case ExchangeEngine::shared:
-      return make_shared_exchange(shape, send, recv, buffers);
+      return make_shared_exchange(shape, send, recv, buffers, choice.device_segments);
     case ExchangeEngine::alltoallv:
     case ExchangeEngine::datatype:
     case ExchangeEngine::automatic:
@@ -46,8 +46,9 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
   if (choice.typed_trial)
     contenders.push_back({typed(), ExchangeEngine::datatype, !choice.send_typed, !choice.recv_typed});
   if (choice.shared_trial)  // its windows made only when measured, and kept only if it wins
-    contenders.push_back({nullptr, ExchangeEngine::shared, false, false, [&shape, send, recv, &buffers] {
-                            return make_shared_exchange(shape, send, recv, buffers);
+    contenders.push_back({nullptr, ExchangeEngine::shared, false, false,
+                          [&shape, send, recv, &buffers, device = choice.device_segments] {
+                            return make_shared_exchange(shape, send, recv, buffers, device);
                           }});
   auto remember = [memo = std::move(memo), comm = shape.comm](ExchangeEngine chosen) {
     if (memo.wisdom && !memo.key.empty()) memo.wisdom->record_engine(memo.key, chosen, comm);

@@ -46,6 +46,8 @@ struct ExchangeChoice {
   /// Automatic: the engine the wisdom names, taken without measuring (and
   /// watched like a measured choice).
   std::optional<ExchangeEngine> known;
+  /// The shared engine's segments (shared, or its trial) in device memory.
+  bool device_segments = false;
 
   /// Whether the step needs its own send and receive buffers (shared: its
   /// messages go into the receivers' window).
@@ -57,6 +59,11 @@ struct ExchangeChoice {
   }
 };
 
+/// Where the shared engine's segments can live for a step's kernels: host
+/// memory they write (shared memory), the memory of their GPU (CUDA IPC), or
+/// nowhere (another device backend).
+enum class SegmentMemory { host, device, none };
+
 /// Collective over `comm`: the engine `options.exchange` asks for, as this
 /// step can run it.  The collectives take int counts, so a step with a
 /// message above `options.max_message_bytes` or INT_MAX on any rank runs
@@ -65,12 +72,12 @@ struct ExchangeChoice {
 /// contiguous and long, measures the shared engine too where ranks share a
 /// node and it can run (below), and measures only when that leaves
 /// something to compare and `memo` does not already know the answer.  The shared engine
-/// needs arrays in host memory (`host_arrays`: the kernels write into the
-/// window) and room for its windows on every node; elsewhere the step packs
-/// through alltoallv.
+/// needs segments its kernels write (`segments`, the same on every rank) and
+/// room for them on every node, and in device memory every rank on one node
+/// and a build with CUDA IPC; elsewhere the step packs through alltoallv.
 ExchangeChoice choose_exchange(MPI_Comm comm, const CopyTable& send, const CopyTable& recv,
                                std::size_t element_bytes, const PlanOptions& options, bool mpi_reads_arrays,
-                               const EngineMemo& memo = {}, bool host_arrays = true);
+                               const EngineMemo& memo = {}, SegmentMemory segments = SegmentMemory::host);
 
 /// Collective over `comm`: whether some rank shares its node with another
 /// (DISTARRAY_EMULATED_NODES applied).

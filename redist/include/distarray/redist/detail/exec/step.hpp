@@ -23,6 +23,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace distarray::detail {
@@ -89,6 +90,20 @@ struct TypedStep {
   StepBuffers<T, Space>* buffers;
 };
 
+/// Where the shared engine's segments live for kernels of `Space`'s
+/// execution space (exchange_choice.hpp).
+template <class Space>
+constexpr SegmentMemory segment_memory() {
+  using Exec = typename Space::execution_space;
+  if constexpr (Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible) return SegmentMemory::host;
+#if defined(KOKKOS_ENABLE_CUDA)
+  else if constexpr (std::is_same_v<Exec, Kokkos::Cuda>)
+    return SegmentMemory::device;
+#endif
+  else
+    return SegmentMemory::none;
+}
+
 /// A step moving elements of T in `Space`, whose buffers reach MPI as
 /// `options.staging` says; `memo`: where its automatic engine is remembered.
 template <class T, class Space>
@@ -96,13 +111,11 @@ TypedStep<T, Space> make_step(MPI_Comm comm, int tag, const CopyTable& send, con
                               const PlanOptions& options, EncodedMessages encoded = {},
                               EngineMemo memo = {}) {
   constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible;
-  constexpr bool host_kernels =  // the kernels can write host memory (the shared engine's window)
-      Kokkos::SpaceAccessibility<typename Space::execution_space, Kokkos::HostSpace>::accessible;
   const bool staged = staged_buffers(options.staging, host_space, comm);
   // The message to oneself leaves the tables (agreed: a rank's tables may be refused).
   OwnSplit split = agreed(comm, [&] { return split_own_message(send, recv, encoded, rank_of(comm)); });
   const ExchangeChoice choice = choose_exchange(comm, split.send, split.recv, sizeof(T), options,
-                                                host_space || !staged, memo, host_kernels);
+                                                host_space || !staged, memo, segment_memory<Space>());
   // No rank alone may fail to allocate before the step's collectives.
   auto buffers = agreed(comm, [&] {
     return std::make_unique<StepBuffers<T, Space>>(split.send, split.recv, split.own, choice, staged);
