@@ -16,30 +16,7 @@ source scripts/lib/clang_cuda.sh
 source scripts/lib/kokkos_tarball.sh
 kokkos_tarball_or_skip cuda "compile the CUDA variant"
 
-missing=()
-for p in clang-16 nvidia-cuda-toolkit; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "cuda: installing ${missing[*]} needs root" >&2
-    exit 1
-  fi
-  # nvidia-cuda-toolkit is in non-free: add contrib and non-free to the
-  # bookworm source (deb822 or one-line format) where they are not there yet.
-  # (The first Components line is the bookworm stanza's; non-free-firmware is another component.)
-  sources=/etc/apt/sources.list.d/debian.sources
-  if [ -f $sources ]; then
-    sed -i -E '0,/^Components:/{/^Components:/{/[[:space:]]non-free([[:space:]]|$)/!s/$/ contrib non-free/}}' $sources
-  elif [ -f /etc/apt/sources.list ]; then
-    sed -i -E '/^deb .* bookworm( |$)/{/[[:space:]]non-free([[:space:]]|$)/!s/$/ contrib non-free/}' /etc/apt/sources.list
-  fi
-  echo "cuda: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
-fi
-
+clang_cuda_install
 prefix=$(DISTARRAY_CUDA_COMPILER=clang scripts/kokkos.sh --cuda "$tarball" | tail -n 1)
 clang_cuda_tools_first
 mkdir -p build-cuda
