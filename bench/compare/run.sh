@@ -4,8 +4,8 @@
 # peer (heFFTe and COSTA built by scripts/peers.sh into the cache, once).
 # Stores docs/bench/compare_np{2,4}.json (the one record of a run) and puts
 # the Markdown tables made from them (bench/compare/tables.py) into
-# docs/performance.md between the "bench/compare" markers, and the README's
-# summary of them (bench/tables.py).
+# docs/performance.md between the "bench/compare" markers, and the figures
+# and the README's summary of them (bench/tables.py).
 #   bench/compare/run.sh [bench_compare options, e.g. --reps 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,6 +19,10 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 # every method, as distarray's Serial build has.
 export OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive OMP_PROC_BIND=false
 out=docs/bench
+# The build's Python (setup.sh's packages: matplotlib for the figures), not
+# whichever python3 comes first on PATH.
+python=$(grep '^Python3_EXECUTABLE:' build/CMakeCache.txt | cut -d= -f2)
+python=${python:-python3}
 for np in 2 4; do
   mpiexec -n $np build/bench/bench_compare --json $out/compare_np$np.json "$@"
 done
@@ -28,7 +32,7 @@ table=$(mktemp)
   echo "($(mpirun --version | head -n 1)). Peer columns: peer time / distarray time (above 1:"
   echo "distarray is faster); last column: distarray time / the bare \`MPI_Alltoallv\` floor."
   echo
-  bench/compare/tables.py $out/compare_np2.json $out/compare_np4.json
+  "$python" bench/compare/tables.py $out/compare_np2.json $out/compare_np4.json
 } > "$table"
 awk -v table="$table" '
   /<!-- bench\/compare: begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
@@ -36,5 +40,7 @@ awk -v table="$table" '
   !skip' docs/performance.md > docs/performance.md.new
 mv docs/performance.md.new docs/performance.md
 rm -f "$table"
-bench/tables.py --update README.md
-echo "compare: $out/compare_np{2,4}.json, tables in docs/performance.md"
+# The figures drawn from the records, in both documents.
+"$python" bench/tables.py --update docs/performance.md
+"$python" bench/tables.py --update README.md
+echo "compare: $out/compare_np{2,4}.json, tables and figures in docs/performance.md and README.md"
