@@ -5,7 +5,8 @@
 // exactly its elements.  The Streamed cases are large enough (a side over
 // stream_bytes) for the host kernels' non-temporal stores, for 4-, 8- and
 // 16-byte elements, with lines that start off a 16-byte boundary and on
-// one (TransposedSquaresOnLineBoundaries).  Run at 1,
+// one (TransposedSquaresOnLineBoundaries); the short runs' inline memmove
+// at every length.  Run at 1,
 // 2 and 4 threads.
 
 #include <distarray/redist/detail/kernels/packer.hpp>
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -143,6 +145,24 @@ TEST(Packer, TransposedSquaresOnLineBoundaries) {
   check<float>("block,* on 3x1", "*,block on 1x3", 300, 180, row, col, true);
   check<std::int64_t>("block,* on 3x1", "*,block on 1x3", 600, 276, row, col, true);
   check<double>("block,* on 3x1", "*,block on 1x3", 300, 3300, row, col, true);
+}
+
+// The short runs' inline memmove (host_lines.hpp) against memmove, every
+// length it takes and every overlap of source and destination within a
+// few bytes either way, the exact one (a plan from an array into itself)
+// included.
+TEST(HostLines, MoveShortIsMemmoveAtEveryLengthAndOverlap) {
+  std::vector<char> initial(512);
+  for (std::size_t i = 0; i < initial.size(); ++i) initial[i] = char(i * 7 + 3);
+  for (std::size_t bytes = 16; bytes <= 128; ++bytes)
+    for (std::size_t from = 150; from <= 170; ++from)
+      for (std::size_t to :
+           {std::size_t(0), from - 20, from - 1, from, from + 1, from + 20, std::size_t(300)}) {
+        std::vector<char> expected = initial, got = initial;
+        std::memmove(expected.data() + to, expected.data() + from, bytes);
+        move_short(got.data() + to, got.data() + from, bytes);
+        ASSERT_EQ(got, expected) << bytes << " bytes from " << from << " to " << to;
+      }
 }
 
 }  // namespace
