@@ -6,7 +6,7 @@
 // stream_bytes) for the host kernels' non-temporal stores, for 4-, 8- and
 // 16-byte elements, with lines that start off a 16-byte boundary and on
 // one (TransposedSquaresOnLineBoundaries); the short runs' inline memmove
-// at every length.  Run at 1,
+// at every length and the streamed copy of contiguous sources.  Run at 1,
 // 2 and 4 threads.
 
 #include <distarray/redist/detail/kernels/packer.hpp>
@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -164,6 +165,29 @@ TEST(HostLines, MoveShortIsMemmoveAtEveryLengthAndOverlap) {
         ASSERT_EQ(got, expected) << bytes << " bytes from " << from << " to " << to;
       }
 }
+
+#if defined(DISTARRAY_STREAM_AVX)
+// The streamed copy of a contiguous source (host_streams.hpp), whole pages
+// four at a time, against memcpy: lengths below a line, below four pages
+// and past them with ragged ends, every 16-byte start of the destination
+// within a line, sources off it.
+TEST(HostLines, StreamContiguousIsMemcpy) {
+  if (!cpu_has_avx) GTEST_SKIP() << "no AVX on this CPU";
+  std::vector<char> in(80000), out(80000);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = char(i * 13 + 5);
+  for (std::size_t bytes : {16, 48, 64, 1008, 16384, 16384 + 4080, 3 * 16384 + 64 + 16, 70000 - 70000 % 16})
+    for (std::size_t to = 0; to < 64; to += 16)
+      for (std::size_t from : {0, 8, 24}) {
+        char* const o = out.data() + (64 - reinterpret_cast<std::uintptr_t>(out.data()) % 64) + to;
+        std::fill(out.begin(), out.end(), char(0));
+        stream_contiguous_avx(o, in.data() + from, bytes);
+        stream_fence();
+        ASSERT_EQ(std::memcmp(o, in.data() + from, bytes), 0)
+            << bytes << " bytes to +" << to << " from +" << from;
+        ASSERT_EQ(o[bytes], 0) << "written past the end";
+      }
+}
+#endif
 
 }  // namespace
 }  // namespace distarray::detail
