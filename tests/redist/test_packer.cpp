@@ -5,9 +5,8 @@
 // exactly its elements.  The Streamed cases are large enough (a side over
 // stream_bytes) for the host kernels' non-temporal stores, for 4-, 8- and
 // 16-byte elements, with lines that start off a 16-byte boundary and on
-// one (TransposedSquaresOnLineBoundaries); the short runs' inline memmove
-// at every length and the streamed copy of contiguous sources.  Run at 1,
-// 2 and 4 threads.
+// one (TransposedSquaresOnLineBoundaries).  Run at 1, 2 and 4 threads
+// (the kernels' pieces alone: test_host_kernels.cpp).
 
 #include <distarray/redist/detail/kernels/packer.hpp>
 #include "send_table.hpp"
@@ -16,7 +15,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -135,7 +133,7 @@ TEST(Packer, StreamedDouble) { check_streamed<double>(2001, 803); }
 TEST(Packer, StreamedComplex) { check_streamed<Kokkos::complex<double>>(1203, 701); }
 
 // Transposes whose lines start on 16-byte boundaries (extents multiples of
-// 4) but do not fill whole squares (host_lines.hpp's square_side): the host
+// 4) but do not fill whole squares (host_squares.hpp's square_side): the host
 // kernels' squares, with ragged rows and runs around them, streamed (the
 // first three) and not; the last with messages of more rows than a host
 // tile task holds (host_task_rows).
@@ -147,47 +145,6 @@ TEST(Packer, TransposedSquaresOnLineBoundaries) {
   check<std::int64_t>("block,* on 3x1", "*,block on 1x3", 600, 276, row, col, true);
   check<double>("block,* on 3x1", "*,block on 1x3", 300, 3300, row, col, true);
 }
-
-// The short runs' inline memmove (host_lines.hpp) against memmove, every
-// length it takes and every overlap of source and destination within a
-// few bytes either way, the exact one (a plan from an array into itself)
-// included.
-TEST(HostLines, MoveShortIsMemmoveAtEveryLengthAndOverlap) {
-  std::vector<char> initial(512);
-  for (std::size_t i = 0; i < initial.size(); ++i) initial[i] = char(i * 7 + 3);
-  for (std::size_t bytes = 16; bytes <= 128; ++bytes)
-    for (std::size_t from = 150; from <= 170; ++from)
-      for (std::size_t to :
-           {std::size_t(0), from - 20, from - 1, from, from + 1, from + 20, std::size_t(300)}) {
-        std::vector<char> expected = initial, got = initial;
-        std::memmove(expected.data() + to, expected.data() + from, bytes);
-        move_short(got.data() + to, got.data() + from, bytes);
-        ASSERT_EQ(got, expected) << bytes << " bytes from " << from << " to " << to;
-      }
-}
-
-#if defined(DISTARRAY_STREAM_AVX)
-// The streamed copy of a contiguous source (host_streams.hpp), whole pages
-// four at a time, against memcpy: lengths below a line, below four pages
-// and past them with ragged ends, every 16-byte start of the destination
-// within a line, sources off it.
-TEST(HostLines, StreamContiguousIsMemcpy) {
-  if (!cpu_has_avx) GTEST_SKIP() << "no AVX on this CPU";
-  std::vector<char> in(80000), out(80000);
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = char(i * 13 + 5);
-  for (std::size_t bytes : {16, 48, 64, 1008, 16384, 16384 + 4080, 3 * 16384 + 64 + 16, 70000 - 70000 % 16})
-    for (std::size_t to = 0; to < 64; to += 16)
-      for (std::size_t from : {0, 8, 24}) {
-        char* const o = out.data() + (64 - reinterpret_cast<std::uintptr_t>(out.data()) % 64) + to;
-        std::fill(out.begin(), out.end(), char(0));
-        stream_contiguous_avx(o, in.data() + from, bytes);
-        stream_fence();
-        ASSERT_EQ(std::memcmp(o, in.data() + from, bytes), 0)
-            << bytes << " bytes to +" << to << " from +" << from;
-        ASSERT_EQ(o[bytes], 0) << "written past the end";
-      }
-}
-#endif
 
 }  // namespace
 }  // namespace distarray::detail

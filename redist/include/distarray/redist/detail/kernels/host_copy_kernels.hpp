@@ -15,7 +15,7 @@
 // sequential streams (which the hardware prefetches) and writes whole
 // lines; where the rows are neighbours and the lines written start on
 // 16-byte boundaries, a square at a time, transposed in registers
-// (host_lines.hpp).  Measured on bench_one_rank and bench_pack_kernels
+// (host_squares.hpp).  Measured on bench_one_rank and bench_pack_kernels
 // (docs/performance.md): without streamed stores the strided side runs at
 // a quarter of a copy here.
 //
@@ -23,6 +23,7 @@
 
 #include <distarray/redist/detail/kernels/copy_kernels.hpp>
 #include <distarray/redist/detail/kernels/host_lines.hpp>
+#include <distarray/redist/detail/kernels/host_squares.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -157,9 +158,7 @@ void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::Vi
                 if (nj == S && squares_fit(b, row_step))
                   for (; r + S <= task.row_end; r += S) {
                     const index_t d = r - task.row_begin;
-                    copy_square_transposed<T>(
-                        stream, [=](index_t q) { return l + d + q * s; },
-                        [=](index_t k) { return b + (d + k) * row_step; });
+                    copy_square_transposed<T>(stream, {l + d, s, b + d * row_step, row_step});
                   }
               }
               for (; r < task.row_end; ++r)
@@ -176,9 +175,7 @@ void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::Vi
                 T* const l = at_local(r0, 0);
                 if (nr == S && squares_fit(l + j * s, s))
                   for (; j + S <= je; j += S)
-                    copy_square_transposed<T>(
-                        stream, [=](index_t q) { return b + q * row_step + j; },
-                        [=](index_t k) { return l + (j + k) * s; });
+                    copy_square_transposed<T>(stream, {b + j, row_step, l + j * s, s});
               }
               for (; j < je; ++j)
                 write_line(at_local(r0, j), nr, stream, false, op,
