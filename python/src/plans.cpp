@@ -92,7 +92,10 @@ void bind_plans(py::module_& m) {
       .def(
           "execute",
           [](PlanBase& p, const std::vector<std::shared_ptr<ArrayBase>>& in,
-             const std::vector<std::shared_ptr<ArrayBase>>& out) { p.execute(pointers(in), pointers(out)); },
+             const std::vector<std::shared_ptr<ArrayBase>>& out) {
+            p.execute(pointers(in), pointers(out));
+            Kokkos::fence();  // (PendingExecution::wait says why)
+          },
           py::arg("sources"), py::arg("destinations"))
       .def(
           "start",

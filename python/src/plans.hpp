@@ -23,13 +23,19 @@ class PendingExecution {
     py::gil_scoped_release release;
     request_.reset();  // completes the execution, before the arrays are let go
   }
+  // Fenced once complete: Python's other libraries read the arrays on
+  // streams of their own, and a device execution ends with its last kernels
+  // queued on the plan's (stream-ordered, docs/guide.md).
   bool test() {
     py::gil_scoped_release release;
-    return request_->test();
+    const bool done = request_->test();
+    if (done) Kokkos::fence();
+    return done;
   }
   void wait() {
     py::gil_scoped_release release;
     request_->wait();
+    Kokkos::fence();
   }
 
  private:

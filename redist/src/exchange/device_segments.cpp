@@ -4,7 +4,18 @@
 // each opens its peers' once, and the ranks agree at each stage.  Released
 // without a collective, like NodeSegments: a rank closes its peers' mappings
 // and frees its own, after its last execution (which every rank's kernel
-// writes have completed before: the engine's node barrier).
+// writes have completed before: the engine's node barrier), once its own
+// stream has run dry.
+//
+// Interprocess events (cudaIpcGetEventHandle) order the node's kernels on
+// the device, with no host synchronisation (issue 52, item 2): each rank
+// records its own after each pack and unpack on the step's stream, and a
+// stream waits for the peers' before the next.  A wait takes the peer's
+// latest record when it is made, and the node barrier of each execution
+// has every rank record its pack before any rank's unpack waits for it; a
+// later record (the peer's next execution already packed) only waits
+// longer, and never for a kernel that waits in turn: a pack waits for
+// unpacks that came before it.
 
 #include "node_segments.hpp"
 
@@ -19,6 +30,7 @@
 #endif
 
 #include <string>
+#include <vector>
 
 namespace distarray::detail {
 
@@ -29,6 +41,50 @@ namespace {
 /// `what` failed with `status`, for an error message.
 std::string failed(const std::string& what, cudaError_t status) {
   return what + ": " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+}
+
+/// Throws where a CUDA call of an execution failed (a device or a mapping
+/// broken: nothing the ranks could agree on beforehand).
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw Error(failed(std::string("shared exchange on device memory: ") + what, status));
+}
+
+/// Collective over `node`: this rank's interprocess event made, every
+/// peer's opened, into `events` (by node rank); what failed, else empty.
+std::string open_events(MPI_Comm node, std::vector<void*>& events) {
+  const int me = rank_of(node);
+  events.assign(std::size_t(ranks_of(node)), nullptr);
+  std::string error;
+  cudaEvent_t mine = nullptr;
+  cudaIpcEventHandle_t handle{};
+  if (const cudaError_t s = cudaEventCreateWithFlags(&mine, cudaEventDisableTiming | cudaEventInterprocess);
+      s != cudaSuccess)
+    error = failed("cudaEventCreateWithFlags", s);
+  else if (const cudaError_t h = cudaIpcGetEventHandle(&handle, mine); h != cudaSuccess)
+    error = failed("cudaIpcGetEventHandle", h);
+  events[std::size_t(me)] = mine;
+  std::vector<cudaIpcEventHandle_t> handles(events.size());
+  DISTARRAY_MPI_CHECK(MPI_Allgather(&handle, int(sizeof handle), MPI_BYTE, handles.data(), int(sizeof handle),
+                                    MPI_BYTE, node));
+  for (std::size_t r = 0; r < events.size() && error.empty(); ++r) {
+    if (int(r) == me) continue;
+    cudaEvent_t theirs = nullptr;
+    if (const cudaError_t s = cudaIpcOpenEventHandle(&theirs, handles[r]); s != cudaSuccess)
+      error = failed("cudaIpcOpenEventHandle of node rank " + std::to_string(r), s);
+    events[r] = theirs;
+  }
+  return error;
+}
+
+/// `stream` (a cudaStream_t) waits for every peer's latest record of its
+/// event in `events`.
+void wait_for_peers(const std::vector<void*>& events, int me, void* stream) {
+  for (std::size_t r = 0; r < events.size(); ++r)
+    if (int(r) != me)
+      check_cuda(
+          cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(events[r]), 0),
+          "cudaStreamWaitEvent");
 }
 
 }  // namespace
@@ -66,16 +122,41 @@ DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_
       maps_[std::size_t(r)] = static_cast<char*>(theirs);
     }
     agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
+    for (auto* events : {&packed_, &unpacked_}) {
+      error = open_events(node, *events);
+      agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
+    }
   } catch (...) {
     release();
     throw;
   }
 }
 
+void DeviceSegments::before_pack(PlacedBuffers& b) { wait_for_peers(unpacked_, me_, b.device_stream()); }
+void DeviceSegments::after_pack(PlacedBuffers& b) {
+  check_cuda(cudaEventRecord(static_cast<cudaEvent_t>(packed_[std::size_t(me_)]),
+                             static_cast<cudaStream_t>(b.device_stream())),
+             "cudaEventRecord");
+}
+void DeviceSegments::before_unpack(PlacedBuffers& b) { wait_for_peers(packed_, me_, b.device_stream()); }
+void DeviceSegments::after_unpack(PlacedBuffers& b) {
+  check_cuda(cudaEventRecord(static_cast<cudaEvent_t>(unpacked_[std::size_t(me_)]),
+                             static_cast<cudaStream_t>(b.device_stream())),
+             "cudaEventRecord");
+}
+
 void DeviceSegments::release() {
+  // This process's kernels that read or write the segments (and wait for
+  // the events) complete first.  Errors ignored: nothing to do about them
+  // in a destructor.
+  (void)cudaDeviceSynchronize();
+  for (auto* events : {&packed_, &unpacked_})
+    for (void* e : *events)
+      if (e) (void)cudaEventDestroy(static_cast<cudaEvent_t>(e));
+  packed_.clear();
+  unpacked_.clear();
   for (std::size_t r = 0; r < maps_.size(); ++r) {
     if (!maps_[r]) continue;
-    // Errors ignored: nothing to do about them in a destructor.
     if (int(r) == me_)
       (void)cudaFree(maps_[r]);
     else
@@ -92,6 +173,10 @@ DeviceSegments::DeviceSegments(MPI_Comm, std::size_t, MPI_Comm agree_on) {
   agree<Error>(agree_on, true, "shared exchange on device memory: this build has no CUDA IPC");
 }
 
+void DeviceSegments::before_pack(PlacedBuffers&) {}
+void DeviceSegments::after_pack(PlacedBuffers&) {}
+void DeviceSegments::before_unpack(PlacedBuffers&) {}
+void DeviceSegments::after_unpack(PlacedBuffers&) {}
 void DeviceSegments::release() {}
 
 #endif

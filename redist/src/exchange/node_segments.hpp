@@ -11,6 +11,8 @@
 // while the others are in a collective, which deadlocked.  Here making the
 // segments is collective and unmapping them is not.
 
+#include <distarray/redist/detail/exec/exchange_buffers.hpp>
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -26,6 +28,18 @@ class Segments {
   Segments(const Segments&) = delete;
   Segments& operator=(const Segments&) = delete;
   virtual ~Segments() = default;
+
+  // The order of the node's kernels around one execution of the shared
+  // engine (shared.cpp), on the step's buffers `b`.  In host memory a fence
+  // after each pack and unpack, the node barrier between them.  In device
+  // memory (DeviceSegments) interprocess events on the step's stream, so
+  // that the host never waits for the device: a pack waits for the peers'
+  // last unpacks (which read the window it is about to write), an unpack
+  // for the peers' last packs.
+  virtual void before_pack(PlacedBuffers&) {}
+  virtual void after_pack(PlacedBuffers& b) { b.fence(); }
+  virtual void before_unpack(PlacedBuffers&) {}
+  virtual void after_unpack(PlacedBuffers& b) { b.fence(); }
 
   /// Node rank `r`'s segment, as mapped in this process (page-aligned).
   char* segment(int r) const { return maps_[std::size_t(r)]; }
@@ -67,9 +81,17 @@ class DeviceSegments final : public Segments {
   DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on);
   ~DeviceSegments() override;
 
+  void before_pack(PlacedBuffers& b) override;
+  void after_pack(PlacedBuffers& b) override;
+  void before_unpack(PlacedBuffers& b) override;
+  void after_unpack(PlacedBuffers& b) override;
+
  private:
   void release();
   int me_ = 0;  // the segment this process allocated; the others it opened
+  // Per node rank, an interprocess event (cudaEvent_t) recorded after its
+  // packs and one after its unpacks: this process's own, the peers' opened.
+  std::vector<void*> packed_, unpacked_;
 };
 
 }  // namespace distarray::detail

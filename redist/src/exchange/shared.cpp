@@ -11,7 +11,11 @@
 // MPI_Isend / MPI_Irecv from and into the segments.  Two windows (halves of
 // each segment), used in turn: a sender may start execution n + 1 while a
 // receiver still unpacks n, but not n + 2 before the receiver has started
-// n + 1, which it does only after unpacking n.
+// n + 1, which it does only after unpacking n.  On a device, where the
+// kernels run on the step's stream after the host has moved on, the
+// segments add the same order on the device (events between the ranks'
+// streams, node_segments.hpp) and the host never waits for the device: a
+// plan started on a stream stays ordered with the caller's kernels on it.
 
 #include "exchange.hpp"
 #include "node_segments.hpp"
@@ -113,7 +117,9 @@ class SharedExchange final : public Exchange {
     for (const auto& m : from_other_nodes_)
       post_message(shape_, false, mine, m, shape_.payload_tag, requests_);
     t = add_seconds(report.exchange_seconds, t);
+    segments_->before_pack(*placed_);
     placed_->pack(blocks.in[0], segments_->lowest() + current_ * window_);
+    segments_->after_pack(*placed_);
     t = add_seconds(report.pack_seconds, t);
     std::atomic_thread_fence(std::memory_order_seq_cst);  // the stores before the barrier
     for (const auto& m : to_other_nodes_) post_message(shape_, true, mine, m, shape_.payload_tag, requests_);
@@ -138,7 +144,9 @@ class SharedExchange final : public Exchange {
   void unpack(const Blocks& blocks, PlanReport& report) {
     const double t = MPI_Wtime();
     std::atomic_thread_fence(std::memory_order_seq_cst);  // the reads after the barrier
+    segments_->before_unpack(*placed_);
     placed_->unpack(window(me_), blocks.out[0]);
+    segments_->after_unpack(*placed_);
     add_seconds(report.unpack_seconds, t);
   }
 

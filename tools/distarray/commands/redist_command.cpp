@@ -46,8 +46,14 @@ struct RedistRun {
     // otherwise count the fill of the others as plan time.
     DISTARRAY_MPI_CHECK(MPI_Barrier(comm));
     Plan<T, D, Space, SourceOrder, DestOrder> plan(src, dst, comm, options);
+    // Fenced: on a device an execution may return with its last kernels
+    // still on the stream (stream-ordered, docs/guide.md).
     const auto seconds = support::slowest_seconds(
-        comm, repeat, [] {}, [&] { plan.execute(a, b); });
+        comm, repeat, [] {},
+        [&] {
+          plan.execute(a, b);
+          Kokkos::fence();
+        });
 
     Summary s = summarize(plan.report(), comm, seconds);
     s.title = "distarray redist: " + extents_text(shape) + " " + type;

@@ -12,7 +12,10 @@
 // and messages only, so they are compiled once (redist/src/exchange/), not
 // per element type and memory space; where kernels run and with which
 // element op the typed owner sets on StepBuffers itself (executor.hpp).
-// Every pack and unpack is fenced before it returns.
+// Every pack and unpack is fenced before it returns (MPI reads and writes
+// the buffers), but the placed ones, which their engine orders itself (on a
+// device through events on the step's stream: shared.cpp) and the message
+// to oneself, which only the step's own kernels touch.
 
 #include <distarray/core/types.hpp>
 #include <distarray/redist/detail/tables/encoded_messages.hpp>
@@ -74,11 +77,16 @@ class PlacedBuffers {
  public:
   virtual ~PlacedBuffers() = default;
   /// The local block `in` into `base`: each send message where the placed
-  /// table (StepHalf::placed) puts it.  One launch, fenced.
+  /// table (StepHalf::placed) puts it.  One launch, not fenced.
   virtual void pack(const void* in, char* base) = 0;
   /// Every received message, laid out as the receive table says from
-  /// `received` on, into `out`.  One launch, fenced.
+  /// `received` on, into `out`.  One launch, not fenced.
   virtual void unpack(const char* received, void* out) = 0;
+  /// Waits until the step's instance has run what was launched on it.
+  virtual void fence() = 0;
+  /// The step's CUDA stream (a cudaStream_t) where its kernels run on a
+  /// CUDA device, else null.
+  virtual void* device_stream() = 0;
 };
 
 /// The core every engine may be given.
@@ -119,7 +127,8 @@ class MessageBuffers {
 class StepHalf : public ExchangeBuffers, public MessageBuffers {
  public:
   /// The message to oneself straight from in[j] into out[j] for each of the
-  /// k arrays, one launch each, fenced; in no engine's buffers or messages.
+  /// k arrays, one launch each on the step's instance, not fenced (no MPI
+  /// call reads or writes either array); in no engine's buffers or messages.
   virtual void copy_own(std::span<const void* const> in, std::span<void* const> out) = 0;
   /// The batch extension, ready for k arrays (its buffers only grow).
   /// Allocates: call it agreed.

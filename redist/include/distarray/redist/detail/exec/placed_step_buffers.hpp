@@ -5,11 +5,14 @@
 // PlacedStepBuffers: the placed extension of a step's typed buffers
 // (exchange_buffers.hpp's PlacedBuffers) for the shared engine — a packer of
 // the send table whose messages land in the receivers' buffers, and the
-// step's receive packer reading from wherever the messages landed.
+// step's receive packer reading from wherever the messages landed.  Its
+// launches are not fenced: the engine's segments order them
+// (redist/src/exchange/node_segments.hpp).
 
 #include <distarray/redist/detail/exec/step_buffers.hpp>
 
 #include <memory>
+#include <type_traits>
 
 namespace distarray::detail {
 
@@ -22,13 +25,19 @@ class PlacedStepBuffers final : public PlacedBuffers {
     T* const local = const_cast<T*>(static_cast<const T*>(in));
     core_.counters.pack_launches += core_.with_op(
         [&](auto op) { return send_.copy_all(local, reinterpret_cast<T*>(base), true, op, core_.exec); });
-    core_.exec.fence();  // complete before the receivers read it
   }
   void unpack(const char* received, void* out) override {
     T* const from = const_cast<T*>(reinterpret_cast<const T*>(received));
     core_.counters.unpack_launches += core_.with_op(
         [&](auto op) { return core_.recv.copy_all(static_cast<T*>(out), from, false, op, core_.exec); });
-    core_.exec.fence();
+  }
+  void fence() override { core_.exec.fence(); }
+  void* device_stream() override {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<typename Space::execution_space, Kokkos::Cuda>)
+      return core_.exec.cuda_stream();
+#endif
+    return nullptr;
   }
 
  private:

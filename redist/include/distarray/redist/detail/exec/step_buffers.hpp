@@ -182,7 +182,6 @@ class StepBuffers final : public StepHalf {
         return own_.copy_all(local, other, own_from_source_, Direct<T, decltype(op)>{op}, core_.exec);
       });
     }
-    core_.exec.fence();
   }
   void hold_buffers(bool send, bool recv) override {
     core_.send_buf.hold(send);
