@@ -7,6 +7,7 @@
 #include <distarray/redist/wisdom.hpp>
 
 #include "mpi/pattern.hpp"
+#include "mpi/settled.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
@@ -92,7 +93,8 @@ TEST(Wisdom, TheSecondPlanTakesTheEngineWithoutMeasuring) {
   {
     P first(from, to, MPI_COMM_WORLD, options);
     if (first.report().exchange != "auto(measuring)") GTEST_SKIP() << "nothing to measure here";
-    for (int i = 0; i < 7; ++i) first.execute(a, b);  // a warm-up, then two of each of up to three engines
+    for (int i = 0; i < testing::most_measuring_executions && testing::measuring(first); ++i)
+      first.execute(a, b);  // a warm-up, then rounds of trials
     settled = first.report().exchange;
     ASSERT_NE(settled, "auto(measuring)");
   }

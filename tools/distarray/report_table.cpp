@@ -11,7 +11,8 @@
 
 namespace distarray::cli {
 
-Summary summarize(const PlanReport& r, MPI_Comm comm, const std::vector<double>& execution_seconds) {
+Summary summarize(const PlanReport& r, const PlanReport& untimed, MPI_Comm comm,
+                  const std::vector<double>& execution_seconds) {
   Summary s;
   MPI_Comm_size(comm, &s.ranks);
   const int repeat = int(execution_seconds.size());
@@ -23,11 +24,11 @@ Summary summarize(const PlanReport& r, MPI_Comm comm, const std::vector<double>&
   s.exchange = r.exchange;
   s.cost_model = r.cost_model;
   double times[6] = {r.plan_seconds,
-                     r.pack_seconds / repeat,
-                     r.staging_seconds / repeat,
-                     r.exchange_seconds / repeat,
-                     r.unpack_seconds / repeat,
-                     r.local_seconds / repeat};
+                     (r.pack_seconds - untimed.pack_seconds) / repeat,
+                     (r.staging_seconds - untimed.staging_seconds) / repeat,
+                     (r.exchange_seconds - untimed.exchange_seconds) / repeat,
+                     (r.unpack_seconds - untimed.unpack_seconds) / repeat,
+                     (r.local_seconds - untimed.local_seconds) / repeat};
   MPI_Allreduce(MPI_IN_PLACE, times, 6, MPI_DOUBLE, MPI_MAX, comm);
   s.plan_s = times[0];
   s.pack_s = times[1];

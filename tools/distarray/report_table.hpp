@@ -27,9 +27,11 @@ struct Summary {
   double median_s = 0, fastest_s = 0;
 };
 
-/// Reduces every rank's report over `comm` (collective); `execution_seconds`:
-/// each execution's time, fastest first.
-Summary summarize(const PlanReport& r, MPI_Comm comm, const std::vector<double>& execution_seconds);
+/// Reduces every rank's report over `comm` (collective): its times per
+/// activity since `untimed` (the report before the timed executions);
+/// `execution_seconds`: each timed execution's time, fastest first.
+Summary summarize(const PlanReport& r, const PlanReport& untimed, MPI_Comm comm,
+                  const std::vector<double>& execution_seconds);
 
 /// The table on rank 0; JSON to `json_path` unless it is empty.
 void print(const Summary& s, const std::string& json_path, MPI_Comm comm);

@@ -1,7 +1,8 @@
 // The automatic engine: on the first executions, on the caller's data (the
-// result is the same either way), a warm-up with packing, then each
-// contender in turn (packing, datatypes, the shared window: those the step
-// can run), twice; the fastest (best of two, slowest rank) stays, the
+// result is the same either way), a warm-up with packing, then rounds of
+// each contender in turn (packing, datatypes, the shared window: those the
+// step can run), two or more (contest.hpp); the fastest (the lower median of
+// its trials, slowest rank) stays, the
 // buffers it does not use are freed (and the shared windows, made at their
 // first trial), and the decision goes to the plan's wisdom, if it has one.
 // A measuring execution completes inside start, even when started non-blocking.
@@ -92,23 +93,19 @@ class AutomaticExchange final : public Exchange {
   static constexpr double switch_ratio = 1.5;
   static constexpr double retrial_every = 32;
 
-  int trial_count() const { return 1 + 2 * int(contest_.size()); }  // a warm-up, then each twice
   /// The contender of the current trial: the warm-up packs.
   std::size_t trial_contender() const {
     return trials_ == 0 ? 0 : std::size_t(trials_ - 1) % contest_.size();
   }
 
-  /// Records a trial's seconds (and its cost, the larger of two: the first
-  /// makes the shared windows); after the last, keeps the fastest engine.
+  /// Records a trial's seconds and cost; after enough rounds, keeps the
+  /// fastest engine.
   void measured(double seconds, double cost) {
-    if (trials_ > 0) {
-      const std::size_t k = trial_contender();
-      const bool first = trials_ <= int(contest_.size());
-      contest_.best(k) = first ? seconds : std::min(contest_.best(k), seconds);
-      contest_.cost(k) = first ? cost : std::max(contest_.cost(k), cost);
-    }
-    if (++trials_ < trial_count()) return;
-    contest_.agree_on_times();
+    if (trials_ > 0) contest_.record(trial_contender(), seconds, cost);
+    const int size = int(contest_.size());
+    if (++trials_ == 1 || (trials_ - 1) % size != 0) return;  // within a round
+    if (!contest_.enough_rounds((trials_ - 1) / size)) return;
+    contest_.settle_trials();
     decide(contest_.fastest());
   }
 
@@ -116,8 +113,13 @@ class AutomaticExchange final : public Exchange {
   /// warm-up of trials among the others (none where packing is left alone).
   void refused(const Blocks& blocks, PlanReport& report) {
     contest_.run(0, blocks, report);
-    trials_ = 1;
+    restart_trials();
     if (contest_.size() == 1) decide(0);
+  }
+  /// Trials from the first round again (the warm-up done).
+  void restart_trials() {
+    contest_.forget_trials();
+    trials_ = 1;
   }
 
   /// Keeps contender k, frees the buffers it does not use, tells the wisdom.
@@ -216,7 +218,7 @@ class AutomaticExchange final : public Exchange {
   void measure_again() {
     agreed(shape_.comm, [&] { buffers_.hold_buffers(true, true); });
     state_ = State::measuring;
-    trials_ = 1;
+    restart_trials();
   }
 
   const StepShape& shape_;

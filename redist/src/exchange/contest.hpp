@@ -1,7 +1,16 @@
 #pragma once
 // The automatic engine's contest (automatic.cpp): the engines it measures,
-// each one's best time and cost (slowest rank), the one it keeps, and the
+// each one's time and cost (slowest rank), the one it keeps, and the
 // runner-up.  A contender that cannot be made here leaves the contest.
+//
+// Trials come in rounds, one execution of each contender per round: two
+// rounds, and more (up to max_rounds) while they have taken less than
+// round_budget_seconds.  A contender's time is the lower median of its
+// trials: where an execution takes a fraction of a millisecond the trials
+// scatter by more than the engines differ (2 ranks on 2 cores, a 1024^2
+// transpose: datatypes 0.50-0.96 ms a trial, the shared window 0.52-0.81;
+// best of two kept datatypes in 4 of 6 launches, at 1.2x the window's time),
+// and the best of few trials favours the engine that scatters most.
 
 #include "exchange.hpp"
 
@@ -21,12 +30,16 @@ class Contest {
   /// A contender's time before any trial (the wisdom's choice skips them):
   /// never beaten, the first re-tried.
   static constexpr double unmeasured = std::numeric_limits<double>::infinity();
+  static constexpr int min_rounds = 2;
+  static constexpr int max_rounds = 8;
+  static constexpr double round_budget_seconds = 0.02;
 
   Contest(MPI_Comm comm, std::vector<Contender> contenders)
       : comm_(comm),
         contenders_(std::move(contenders)),
         best_(contenders_.size(), unmeasured),
-        cost_(contenders_.size(), 0) {}
+        cost_(contenders_.size(), 0),
+        trials_(contenders_.size()) {}
 
   std::size_t size() const { return contenders_.size(); }
   const Contender& operator[](std::size_t k) const { return contenders_[k]; }
@@ -55,6 +68,7 @@ class Contest {
       contenders_.erase(contenders_.begin() + std::ptrdiff_t(k));
       best_.erase(best_.begin() + std::ptrdiff_t(k));
       cost_.erase(cost_.begin() + std::ptrdiff_t(k));
+      trials_.erase(trials_.begin() + std::ptrdiff_t(k));
       if (chosen_ > k) --chosen_;
       return false;
     }
@@ -66,6 +80,46 @@ class Contest {
     contenders_[k].exchange->start(blocks, report);
     contenders_[k].exchange->wait(blocks, report);
     return MPI_Wtime() - started;
+  }
+
+  /// Records a trial of contender k: its execution's seconds, and its cost
+  /// (the largest of its trials': the first makes the shared windows).
+  void record(std::size_t k, double seconds, double cost) {
+    trials_[k].push_back(seconds);
+    cost_[k] = trials_[k].size() == 1 ? cost : std::max(cost_[k], cost);
+    round_seconds_ += seconds;
+  }
+  /// Whether `rounds` rounds of trials are enough (collective from
+  /// min_rounds on: the ranks agree on the slowest one's seconds).
+  bool enough_rounds(int rounds) {
+    if (rounds < min_rounds) return false;
+    if (rounds >= max_rounds) return true;
+    double slowest = round_seconds_;
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm_));
+    return slowest >= round_budget_seconds;
+  }
+  /// Each contender's time: the lower median over its trials of the
+  /// slowest rank's seconds (collective: every rank ran the same trials);
+  /// the trials are forgotten.
+  void settle_trials() {
+    std::vector<double> all;
+    for (const std::vector<double>& t : trials_) all.insert(all.end(), t.begin(), t.end());
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, all.data(), int(all.size()), MPI_DOUBLE, MPI_MAX, comm_));
+    auto first = all.begin();
+    for (std::size_t k = 0; k < trials_.size(); ++k) {
+      const auto last = first + std::ptrdiff_t(trials_[k].size());
+      const auto median = first + (last - first - 1) / 2;
+      std::nth_element(first, median, last);
+      best_[k] = *median;
+      first = last;
+    }
+    forget_trials();
+    agree_on_times();
+  }
+  /// Starts the rounds of trials afresh.
+  void forget_trials() {
+    for (std::vector<double>& t : trials_) t.clear();
+    round_seconds_ = 0;
   }
 
   /// Keeps contender k; drops the others that hold memory of their own.
@@ -102,9 +156,11 @@ class Contest {
 
  private:
   MPI_Comm comm_;
-  std::vector<Contender> contenders_;  // packing first
-  std::vector<double> best_;           // each one's best time
-  std::vector<double> cost_;           // each one's last trial, making and buffers included
+  std::vector<Contender> contenders_;        // packing first
+  std::vector<double> best_;                 // each one's time: its trials' lower median, or its re-trial
+  std::vector<double> cost_;                 // each one's last trial, making and buffers included
+  std::vector<std::vector<double>> trials_;  // each one's trial times in the rounds under way
+  double round_seconds_ = 0;                 // this rank's, in those rounds
   std::size_t chosen_ = 0;
 };
 

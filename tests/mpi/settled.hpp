@@ -1,0 +1,20 @@
+#pragma once
+// The automatic engine measures on a plan's first executions, in rounds of
+// trials whose number depends on how long they take
+// (redist/src/exchange/contest.hpp): tests execute until it has settled.
+
+#include <string>
+
+namespace distarray::testing {
+
+/// Executions that settle any plan's automatic engine: a warm-up, then at
+/// most eight rounds of its (up to three) contenders.
+constexpr int most_measuring_executions = 1 + 8 * 3;
+
+/// Whether a plan's automatic engine is still measuring.
+template <class Plan>
+bool measuring(const Plan& plan) {
+  return plan.report().exchange.find("measuring") != std::string::npos;
+}
+
+}  // namespace distarray::testing
