@@ -1,7 +1,7 @@
 // DeviceSegments (redist/src/exchange/device_segments.cpp): in a build with
-// CUDA, segments in the GPU's memory that every rank of the node writes and
-// reads through CUDA IPC, sizes differing by rank; elsewhere refused on
-// every rank with an error that names the reason.
+// CUDA or HIP, segments in the GPU's memory that every rank of the node
+// writes and reads through IPC, sizes differing by rank; elsewhere refused
+// on every rank with an error that names the reason.
 
 #include <distarray/core/detail/collective.hpp>
 
@@ -24,8 +24,9 @@ TEST(DeviceSegments, EveryRankOfTheNodeReadsEveryOthersSegment) {
   MPI_Comm node = detail::node_communicator(MPI_COMM_WORLD);
   const int me = detail::rank_of(node), ranks = detail::ranks_of(node);
   if (!detail::device_segments_built()) {
-    testing::expect_throw_on_every_rank([&] { detail::DeviceSegments(node, 4096, MPI_COMM_WORLD); },
-                                        "shared exchange on device memory: this build has no CUDA IPC");
+    testing::expect_throw_on_every_rank(
+        [&] { detail::DeviceSegments(node, 4096, MPI_COMM_WORLD); },
+        "shared exchange on device memory: this build has no CUDA or HIP IPC");
   } else {
     const detail::DeviceSegments segments(node, 1000 + 5000 * std::size_t(me), MPI_COMM_WORLD);
     Kokkos::deep_copy(Bytes(segments.segment(me), segments.bytes_of(me)), char('a' + me));

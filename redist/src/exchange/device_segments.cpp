@@ -1,13 +1,14 @@
-// DeviceSegments (node_segments.hpp): each rank allocates its segment with
-// cudaMalloc (Kokkos' allocations may come from a stream-ordered pool,
-// whose memory has no IPC handle), the node's ranks exchange the handles,
+// DeviceSegments (node_segments.hpp), on CUDA or HIP (gpu_ipc.hpp: the
+// same calls): each rank allocates its segment with cudaMalloc / hipMalloc
+// (Kokkos' allocations may come from a stream-ordered pool, whose memory
+// has no IPC handle), the node's ranks exchange the handles,
 // each opens its peers' once, and the ranks agree at each stage.  Released
 // without a collective, like NodeSegments: a rank closes its peers' mappings
 // and frees its own, after its last execution (which every rank's kernel
 // writes have completed before: the engine's node barrier), once its own
 // stream has run dry.
 //
-// Interprocess events (cudaIpcGetEventHandle) order the node's kernels on
+// Interprocess events (cudaIpcGetEventHandle / hipIpcGetEventHandle) order the node's kernels on
 // the device, with no host synchronisation (issue 52, item 2): each rank
 // records its own after each pack and unpack on the step's stream, and a
 // stream waits for the peers' before the next.  A wait takes the peer's
@@ -17,37 +18,32 @@
 // longer, and never for a kernel that waits in turn: a pack waits for
 // unpacks that came before it.
 
+#include "gpu_ipc.hpp"
 #include "node_segments.hpp"
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
 #include <distarray/core/mpi_check.hpp>
 
-#include <Kokkos_Macros.hpp>
-
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
-
 #include <string>
 #include <vector>
 
 namespace distarray::detail {
 
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(DISTARRAY_GPU_IPC)
 
 namespace {
 
-/// `what` failed with `status`, for an error message.
-std::string failed(const std::string& what, cudaError_t status) {
-  return what + ": " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+/// The runtime's `call` failed with `status`, for an error message.
+std::string failed(const std::string& call, gpu::error_t status) {
+  return call + ": " + gpu::describe(status);
 }
 
-/// Throws where a CUDA call of an execution failed (a device or a mapping
-/// broken: nothing the ranks could agree on beforehand).
-void check_cuda(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw Error(failed(std::string("shared exchange on device memory: ") + what, status));
+/// Throws where a runtime call of an execution failed (a device or a
+/// mapping broken: nothing the ranks could agree on beforehand).
+void check(gpu::error_t status, const char* call) {
+  if (status != gpu::success)
+    throw Error(failed("shared exchange on device memory: " + gpu::name(call), status));
 }
 
 /// Collective over `node`: this rank's interprocess event made, every
@@ -56,35 +52,33 @@ std::string open_events(MPI_Comm node, std::vector<void*>& events) {
   const int me = rank_of(node);
   events.assign(std::size_t(ranks_of(node)), nullptr);
   std::string error;
-  cudaEvent_t mine = nullptr;
-  cudaIpcEventHandle_t handle{};
-  if (const cudaError_t s = cudaEventCreateWithFlags(&mine, cudaEventDisableTiming | cudaEventInterprocess);
-      s != cudaSuccess)
-    error = failed("cudaEventCreateWithFlags", s);
-  else if (const cudaError_t h = cudaIpcGetEventHandle(&handle, mine); h != cudaSuccess)
-    error = failed("cudaIpcGetEventHandle", h);
+  gpu::event_t mine = nullptr;
+  gpu::event_handle_t handle{};
+  if (const gpu::error_t s = gpu::create_interprocess_event(&mine); s != gpu::success)
+    error = failed(gpu::name("EventCreateWithFlags"), s);
+  else if (const gpu::error_t h = gpu::get_event_handle(&handle, mine); h != gpu::success)
+    error = failed(gpu::name("IpcGetEventHandle"), h);
   events[std::size_t(me)] = mine;
-  std::vector<cudaIpcEventHandle_t> handles(events.size());
+  std::vector<gpu::event_handle_t> handles(events.size());
   DISTARRAY_MPI_CHECK(MPI_Allgather(&handle, int(sizeof handle), MPI_BYTE, handles.data(), int(sizeof handle),
                                     MPI_BYTE, node));
   for (std::size_t r = 0; r < events.size() && error.empty(); ++r) {
     if (int(r) == me) continue;
-    cudaEvent_t theirs = nullptr;
-    if (const cudaError_t s = cudaIpcOpenEventHandle(&theirs, handles[r]); s != cudaSuccess)
-      error = failed("cudaIpcOpenEventHandle of node rank " + std::to_string(r), s);
+    gpu::event_t theirs = nullptr;
+    if (const gpu::error_t s = gpu::open_event_handle(&theirs, handles[r]); s != gpu::success)
+      error = failed(gpu::name("IpcOpenEventHandle") + " of node rank " + std::to_string(r), s);
     events[r] = theirs;
   }
   return error;
 }
 
-/// `stream` (a cudaStream_t) waits for every peer's latest record of its
-/// event in `events`.
+/// `stream` (a cudaStream_t or hipStream_t) waits for every peer's latest
+/// record of its event in `events`.
 void wait_for_peers(const std::vector<void*>& events, int me, void* stream) {
   for (std::size_t r = 0; r < events.size(); ++r)
     if (int(r) != me)
-      check_cuda(
-          cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(events[r]), 0),
-          "cudaStreamWaitEvent");
+      check(gpu::wait(static_cast<gpu::stream_t>(stream), static_cast<gpu::event_t>(events[r])),
+            "StreamWaitEvent");
 }
 
 }  // namespace
@@ -97,15 +91,15 @@ DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_
   sizes_.assign(std::size_t(ranks), 0);
   std::string error;
   void* mine = nullptr;
-  cudaIpcMemHandle_t handle{};
-  if (const cudaError_t s = cudaMalloc(&mine, std::max<std::size_t>(bytes, 1)); s != cudaSuccess)
-    error = failed("cudaMalloc of " + std::to_string(bytes) + " bytes", s);
-  else if (const cudaError_t h = cudaIpcGetMemHandle(&handle, mine); h != cudaSuccess)
-    error = failed("cudaIpcGetMemHandle", h);
+  gpu::mem_handle_t handle{};
+  if (const gpu::error_t s = gpu::allocate(&mine, std::max<std::size_t>(bytes, 1)); s != gpu::success)
+    error = failed(gpu::name("Malloc") + " of " + std::to_string(bytes) + " bytes", s);
+  else if (const gpu::error_t h = gpu::get_mem_handle(&handle, mine); h != gpu::success)
+    error = failed(gpu::name("IpcGetMemHandle"), h);
   maps_[std::size_t(me_)] = static_cast<char*>(mine);
   try {
     agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
-    std::vector<cudaIpcMemHandle_t> handles(static_cast<std::size_t>(ranks));
+    std::vector<gpu::mem_handle_t> handles(static_cast<std::size_t>(ranks));
     unsigned long long size = bytes;
     DISTARRAY_MPI_CHECK(MPI_Allgather(&handle, int(sizeof handle), MPI_BYTE, handles.data(),
                                       int(sizeof handle), MPI_BYTE, node));
@@ -116,9 +110,9 @@ DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_
     for (int r = 0; r < ranks && error.empty(); ++r) {
       if (r == me_) continue;
       void* theirs = nullptr;
-      const cudaError_t s =
-          cudaIpcOpenMemHandle(&theirs, handles[std::size_t(r)], cudaIpcMemLazyEnablePeerAccess);
-      if (s != cudaSuccess) error = failed("cudaIpcOpenMemHandle of node rank " + std::to_string(r), s);
+      const gpu::error_t s = gpu::open_mem_handle(&theirs, handles[std::size_t(r)]);
+      if (s != gpu::success)
+        error = failed(gpu::name("IpcOpenMemHandle") + " of node rank " + std::to_string(r), s);
       maps_[std::size_t(r)] = static_cast<char*>(theirs);
     }
     agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
@@ -133,34 +127,31 @@ DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_
 }
 
 void DeviceSegments::before_pack(PlacedBuffers& b) { wait_for_peers(unpacked_, me_, b.device_stream()); }
-void DeviceSegments::after_pack(PlacedBuffers& b) {
-  check_cuda(cudaEventRecord(static_cast<cudaEvent_t>(packed_[std::size_t(me_)]),
-                             static_cast<cudaStream_t>(b.device_stream())),
-             "cudaEventRecord");
-}
+void DeviceSegments::after_pack(PlacedBuffers& b) { record_mine(packed_, b); }
 void DeviceSegments::before_unpack(PlacedBuffers& b) { wait_for_peers(packed_, me_, b.device_stream()); }
-void DeviceSegments::after_unpack(PlacedBuffers& b) {
-  check_cuda(cudaEventRecord(static_cast<cudaEvent_t>(unpacked_[std::size_t(me_)]),
-                             static_cast<cudaStream_t>(b.device_stream())),
-             "cudaEventRecord");
+void DeviceSegments::after_unpack(PlacedBuffers& b) { record_mine(unpacked_, b); }
+void DeviceSegments::record_mine(const std::vector<void*>& events, PlacedBuffers& b) const {
+  check(gpu::record(static_cast<gpu::event_t>(events[std::size_t(me_)]),
+                    static_cast<gpu::stream_t>(b.device_stream())),
+        "EventRecord");
 }
 
 void DeviceSegments::release() {
   // This process's kernels that read or write the segments (and wait for
   // the events) complete first.  Errors ignored: nothing to do about them
   // in a destructor.
-  (void)cudaDeviceSynchronize();
+  (void)gpu::synchronize_device();
   for (auto* events : {&packed_, &unpacked_})
     for (void* e : *events)
-      if (e) (void)cudaEventDestroy(static_cast<cudaEvent_t>(e));
+      if (e) (void)gpu::destroy_event(static_cast<gpu::event_t>(e));
   packed_.clear();
   unpacked_.clear();
   for (std::size_t r = 0; r < maps_.size(); ++r) {
     if (!maps_[r]) continue;
     if (int(r) == me_)
-      (void)cudaFree(maps_[r]);
+      (void)gpu::free(maps_[r]);
     else
-      (void)cudaIpcCloseMemHandle(maps_[r]);
+      (void)gpu::close_mem_handle(maps_[r]);
   }
   maps_.clear();
 }
@@ -170,13 +161,14 @@ void DeviceSegments::release() {
 bool device_segments_built() { return false; }
 
 DeviceSegments::DeviceSegments(MPI_Comm, std::size_t, MPI_Comm agree_on) {
-  agree<Error>(agree_on, true, "shared exchange on device memory: this build has no CUDA IPC");
+  agree<Error>(agree_on, true, "shared exchange on device memory: this build has no CUDA or HIP IPC");
 }
 
 void DeviceSegments::before_pack(PlacedBuffers&) {}
 void DeviceSegments::after_pack(PlacedBuffers&) {}
 void DeviceSegments::before_unpack(PlacedBuffers&) {}
 void DeviceSegments::after_unpack(PlacedBuffers&) {}
+void DeviceSegments::record_mine(const std::vector<void*>&, PlacedBuffers&) const {}
 void DeviceSegments::release() {}
 
 #endif

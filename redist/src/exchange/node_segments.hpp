@@ -67,12 +67,13 @@ class NodeSegments final : public Segments {
   void unmap();
 };
 
-/// Whether this build maps other processes' device memory (CUDA IPC).
+/// Whether this build maps other processes' device memory (CUDA or HIP IPC).
 bool device_segments_built();
 
 /// Segments in the memory of this process's GPU, each made by its rank
-/// (cudaMalloc: its own allocation, which an IPC handle needs) and opened by
-/// the node's other ranks through CUDA IPC (device_segments.cpp).
+/// (cudaMalloc / hipMalloc: its own allocation, which an IPC handle needs)
+/// and opened by the node's other ranks through CUDA or HIP IPC
+/// (device_segments.cpp).
 class DeviceSegments final : public Segments {
  public:
   /// Collective over `node`: `bytes` for this rank.  Throws Error on every
@@ -88,8 +89,10 @@ class DeviceSegments final : public Segments {
 
  private:
   void release();
+  /// Records this process's event of `events` on the step's stream.
+  void record_mine(const std::vector<void*>& events, PlacedBuffers& b) const;
   int me_ = 0;  // the segment this process allocated; the others it opened
-  // Per node rank, an interprocess event (cudaEvent_t) recorded after its
+  // Per node rank, an interprocess event (cudaEvent_t / hipEvent_t) recorded after its
   // packs and one after its unpacks: this process's own, the peers' opened.
   std::vector<void*> packed_, unpacked_;
 };

@@ -84,8 +84,8 @@ class PlacedBuffers {
   virtual void unpack(const char* received, void* out) = 0;
   /// Waits until the step's instance has run what was launched on it.
   virtual void fence() = 0;
-  /// The step's CUDA stream (a cudaStream_t) where its kernels run on a
-  /// CUDA device, else null.
+  /// The step's stream (a cudaStream_t or hipStream_t) where its kernels
+  /// run on a CUDA or HIP device, else null.
   virtual void* device_stream() = 0;
 };
 

@@ -36,6 +36,9 @@ class PlacedStepBuffers final : public PlacedBuffers {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<typename Space::execution_space, Kokkos::Cuda>)
       return core_.exec.cuda_stream();
+#elif defined(KOKKOS_ENABLE_HIP)
+    if constexpr (std::is_same_v<typename Space::execution_space, Kokkos::HIP>)
+      return core_.exec.hip_stream();
 #endif
     return nullptr;
   }

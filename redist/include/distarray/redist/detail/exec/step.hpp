@@ -99,6 +99,9 @@ constexpr SegmentMemory segment_memory() {
 #if defined(KOKKOS_ENABLE_CUDA)
   else if constexpr (std::is_same_v<Exec, Kokkos::Cuda>)
     return SegmentMemory::device;
+#elif defined(KOKKOS_ENABLE_HIP)
+  else if constexpr (std::is_same_v<Exec, Kokkos::HIP>)
+    return SegmentMemory::device;
 #endif
   else
     return SegmentMemory::none;
