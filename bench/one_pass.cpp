@@ -7,9 +7,10 @@
 //    the runs are a block's width on both sides; into a column-major block
 //    they are single elements);
 //  - node-shared: destination blocks in an MPI-3 shared window, each rank
-//    copying its part straight into every block (a memcpy per run into a
-//    row-major block, the library's transposed squares into a column-major
-//    one);
+//    copying its part straight into every block with the library's host
+//    kernels' streamed stores (host_streams.hpp, host_squares.hpp): a
+//    streamed line per run into a row-major block, transposed squares into
+//    a column-major one);
 //  - floor: one MPI_Alltoallv of pre-packed buffers.
 // cma and node-shared include a barrier before (every destination free) and
 // one after (every destination written), as an engine would need.  Each
@@ -165,7 +166,8 @@ double node_shared_seconds(const Shape& s, int reps, bool column_major) {
       const double* from = &src[std::size_t(q * s.w)];
       if (!column_major) {
         for (index_t i = 0; i < s.h; ++i)
-          std::memcpy(dst + (s.me * s.h + i) * s.w, from + i * s.n, std::size_t(s.w) * 8);
+          detail::stream_line<double>(dst + (s.me * s.h + i) * s.w, s.w,
+                                      detail::Spaced<double>{from + i * s.n, 1});
         continue;
       }
       // The library's transposed squares (host_squares.hpp), streamed where
