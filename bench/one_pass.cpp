@@ -99,7 +99,6 @@ double shared_engine_seconds(const Shape& s, int reps) {
 /// peer's block by process_vm_writev; 0 where the kernel refuses (ptrace policy).
 double cma_seconds(const Shape& s, int reps) {
   std::vector<double> src = source_rows(s), dst(std::size_t(s.n * s.w));
-  std::vector<long> pid(std::size_t(s.ranks)), at(std::size_t(s.ranks));
   const long mine[2] = {long(getpid()), long(reinterpret_cast<std::uintptr_t>(dst.data()))};
   std::vector<long> all(2 * std::size_t(s.ranks));
   MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, world);

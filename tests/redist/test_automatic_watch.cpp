@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -29,29 +30,13 @@
 namespace distarray::detail {
 namespace {
 
-/// An engine whose executions take `*seconds`, spent inside start.
+/// An engine whose executions take `seconds()` each, spent inside start.
 class TimedEngine final : public Exchange {
  public:
-  TimedEngine(std::string name, const double* seconds) : name_(std::move(name)), seconds_(seconds) {}
-  void start(const Blocks&, PlanReport&) override {
-    std::this_thread::sleep_for(std::chrono::duration<double>(*seconds_));
-  }
-  bool test(const Blocks&, PlanReport&) override { return true; }
-  void wait(const Blocks&, PlanReport&) override {}
-  std::string name() const override { return name_; }
-
- private:
-  std::string name_;
-  const double* seconds_;
-};
-
-/// An engine whose executions take `seconds` in turn.
-class ScatteringEngine final : public Exchange {
- public:
-  ScatteringEngine(std::string name, std::vector<double> seconds)
+  TimedEngine(std::string name, std::function<double()> seconds)
       : name_(std::move(name)), seconds_(std::move(seconds)) {}
   void start(const Blocks&, PlanReport&) override {
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_[next_++ % seconds_.size()]));
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_()));
   }
   bool test(const Blocks&, PlanReport&) override { return true; }
   void wait(const Blocks&, PlanReport&) override {}
@@ -59,9 +44,13 @@ class ScatteringEngine final : public Exchange {
 
  private:
   std::string name_;
-  std::vector<double> seconds_;
-  std::size_t next_ = 0;
+  std::function<double()> seconds_;
 };
+
+/// An engine whose executions take `*seconds` (which the test may change).
+std::unique_ptr<Exchange> timed(std::string name, const double* seconds) {
+  return std::make_unique<TimedEngine>(std::move(name), [seconds] { return *seconds; });
+}
 
 /// Buffers that record which sides the engine holds; nothing else is used.
 class HeldBuffers final : public ExchangeBuffers {
@@ -82,9 +71,8 @@ class HeldBuffers final : public ExchangeBuffers {
 /// `packed` and `typed`.
 std::vector<Contender> contenders(const double& packed, const double& typed, bool send_typed = true) {
   std::vector<Contender> c;
-  c.push_back({std::make_unique<TimedEngine>("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
-  c.push_back(
-      {std::make_unique<TimedEngine>("datatype", &typed), ExchangeEngine::datatype, !send_typed, true});
+  c.push_back({timed("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
+  c.push_back({timed("datatype", &typed), ExchangeEngine::datatype, !send_typed, true});
   return c;
 }
 
@@ -198,7 +186,7 @@ TEST(AutomaticEngine, KeepsTheWisdomsEngineWithoutTrialsAndWatchesIt) {
 TEST(AutomaticEngine, KeepsTheFastestOfThreeAndFreesWhatItDoesNotUse) {
   const double packed = 0.01, typed = 0.02, shared = 0.003;
   std::vector<Contender> c = contenders(packed, typed);
-  c.push_back({std::make_unique<TimedEngine>("shared", &shared), ExchangeEngine::shared, false, false});
+  c.push_back({timed("shared", &shared), ExchangeEngine::shared, false, false});
   Watched w(std::move(c));
   for (int k = 0; k < 7; ++k) {  // a warm-up, then each engine twice
     EXPECT_FALSE(w.automatic->settled()) << "settled after " << k << " executions";
@@ -216,8 +204,12 @@ TEST(AutomaticEngine, TakesTheMedianOfMoreRoundsWhereTrialsAreCheap) {
   // go on past two (five fill the budget), and the lower median is 4 ms.
   const double packed = 0.002;
   std::vector<Contender> c;
-  c.push_back({std::make_unique<TimedEngine>("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
-  c.push_back({std::make_unique<ScatteringEngine>("datatype", std::vector{0.0005, 0.004, 0.004}),
+  c.push_back({timed("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
+  c.push_back({std::make_unique<TimedEngine>("datatype",
+                                             [k = 0]() mutable {
+                                               constexpr double seconds[] = {0.0005, 0.004, 0.004};
+                                               return seconds[k++ % 3];
+                                             }),
                ExchangeEngine::datatype, false, true});
   Watched w(std::move(c));
   int executions = 0;
