@@ -40,6 +40,7 @@ py::dict report_dict(const PlanReport& r) {
   d["method"] = r.method;
   d["schedule"] = r.schedule;
   d["exchange"] = r.exchange;
+  d["settled"] = r.settled;
   d["cost_model"] = r.cost_model;
   d["steps"] = r.steps;
   d["peers"] = r.peers;

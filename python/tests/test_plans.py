@@ -46,6 +46,7 @@ def test_engines_and_methods_by_name(comm):
             check(comm, b, expected, exchange)
             assert plan.report["executions"] == 1
             assert exchange in plan.report["exchange"]
+            assert plan.report["settled"]  # a forced engine tries nothing
             assert plan.report["method"] in plan.explain()
 
 

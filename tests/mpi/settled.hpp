@@ -3,18 +3,18 @@
 // trials whose number depends on how long they take
 // (redist/src/exchange/contest.hpp): tests execute until it has settled.
 
-#include <string>
+#include <distarray/redist/plan_report.hpp>
 
 namespace distarray::testing {
 
 /// Executions that settle any plan's automatic engine: a warm-up, then at
-/// most eight rounds of its (up to three) contenders.
-constexpr int most_measuring_executions = 1 + 8 * 3;
+/// most PlanReport::most_trial_rounds rounds of its (up to three) contenders.
+constexpr int most_measuring_executions = 1 + PlanReport::most_trial_rounds * 3;
 
 /// Whether a plan's automatic engine is still measuring.
 template <class Plan>
 bool measuring(const Plan& plan) {
-  return plan.report().exchange.find("measuring") != std::string::npos;
+  return !plan.report().settled;
 }
 
 }  // namespace distarray::testing

@@ -186,6 +186,7 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
     EXPECT_LE(r.unpack_launches, std::min(p2p.messages_received, detail::MessageWaves::max_waves));
   } else if (r.exchange.rfind("datatype", 0) != 0)
     EXPECT_EQ(r.unpack_launches, receives ? 1 : 0) << r.exchange << ": one launch for the whole side";
+  EXPECT_TRUE(r.settled) << r.exchange;
   EXPECT_EQ(r.exchange.find("measuring"), std::string::npos);
   return r;
 }
@@ -217,6 +218,7 @@ TEST(Exchange, AutomaticEngineMeasuresThenSettles) {
     return;
   }
   EXPECT_EQ(plan.report().exchange, "auto(measuring)");
+  EXPECT_FALSE(plan.report().settled);
   // A warm-up, then two or more rounds of alltoallv, datatype and (ranks on
   // one node) shared.
   const int contenders = testing::world_size() > 1 ? 3 : 2;

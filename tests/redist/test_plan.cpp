@@ -135,6 +135,7 @@ TEST(Plan, AutomaticEngineIsRightWhileMeasuringAndAfter) {
           plan.start(a, b).wait();  // a measuring execution completes inside start
         ASSERT_EQ(local_mismatches(b), 0) << "execution " << run;
       }
+      EXPECT_TRUE(plan.report().settled) << plan.report().exchange;
       EXPECT_EQ(plan.report().exchange.find("measuring"), std::string::npos) << plan.report().exchange;
     }
 }

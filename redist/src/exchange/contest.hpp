@@ -31,7 +31,7 @@ class Contest {
   /// never beaten, the first re-tried.
   static constexpr double unmeasured = std::numeric_limits<double>::infinity();
   static constexpr int min_rounds = 2;
-  static constexpr int max_rounds = 8;
+  static constexpr int max_rounds = PlanReport::most_trial_rounds;
   static constexpr double round_budget_seconds = 0.02;
 
   Contest(MPI_Comm comm, std::vector<Contender> contenders)

@@ -13,6 +13,11 @@ namespace distarray::detail {
 Flight::Flight(std::vector<std::unique_ptr<Step>> steps, PlanReport report, std::string engine)
     : steps_(std::move(steps)), report_(std::move(report)), engine_(std::move(engine)) {
   report_.exchange = engine_names();
+  report_.settled = settled();
+}
+
+bool Flight::settled() const {
+  return std::all_of(steps_.begin(), steps_.end(), [](const auto& step) { return step->settled(); });
 }
 
 std::string Flight::engine_names() const {
@@ -27,7 +32,10 @@ std::string Flight::engine_names() const {
 void Flight::completed() {
   in_flight_ = false;
   ++report_.executions;
-  if (naming_) report_.exchange = engine_names();  // the automatic engine settles after a few executions
+  // The automatic engine settles after a few executions, and measures again
+  // where the kept engine slows down.
+  report_.settled = settled();
+  if (naming_ || !report_.settled) report_.exchange = engine_names();
 }
 
 void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
@@ -38,7 +46,7 @@ void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> 
   targets_ = std::move(targets);
   in_flight_ = true;
   report_.pack_launches = report_.unpack_launches = report_.local_launches = 0;
-  naming_ = std::any_of(steps_.begin(), steps_.end(), [](const auto& step) { return !step->settled(); });
+  naming_ = !settled();
   if (steps_.empty()) {
     copy();
     completed();

@@ -11,9 +11,14 @@
 namespace distarray {
 
 struct PlanReport {
-  std::string method;      ///< the chosen candidate's name, as Plan::explain() lists it
-  std::string schedule;    ///< the 1-D generator of each dimension
-  std::string exchange;    ///< the steps' engines ("auto(measuring)" until the automatic choice is made)
+  std::string method;    ///< the chosen candidate's name, as Plan::explain() lists it
+  std::string schedule;  ///< the 1-D generator of each dimension
+  std::string exchange;  ///< the steps' engines ("auto(measuring)" until the automatic choice is made)
+  /// False while an automatic engine still tries the engines on the plan's
+  /// first executions (a warm-up, then at most `most_trial_rounds` rounds of
+  /// one execution per engine it can run): time a plan once it is settled.
+  bool settled = true;
+  static constexpr int most_trial_rounds = 8;
   std::string cost_model;  ///< where ts and te came from: "calibrated", "wisdom", "options", ...
   int steps = 0;           ///< exchanges per execution (indirect: one per changed dimension)
   int peers = 0;           ///< distinct ranks this rank sends to or receives from, self excluded

@@ -47,6 +47,8 @@ class Flight {
   const PlanReport& report() const { return report_; }
   /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
   std::string engine_names() const;
+  /// No step's automatic engine is measuring.
+  bool settled() const;
   /// Executions started so far.
   long execution() const { return execution_; }
   /// For destructors, which cannot throw: completes what is in flight, an
