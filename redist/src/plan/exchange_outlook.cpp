@@ -71,22 +71,36 @@ std::string side_text(const char* name, const SideOutlook& s) {
                          : ": packed (shorter than " + bytes_text(detail::typed_run_bytes) + ")");
 }
 
+/// Where the arrays live, as the automatic engine sees it.
+struct ArrayMemory {
+  bool host;       // memory the host reads: the shared window can be timed
+  bool mpi_reads;  // MPI reads the arrays (host memory, or a GPU-aware MPI): datatypes can be
+};
+
 /// The engine a step's `options.exchange` leads to, and why (`shares_node`:
 /// some rank shares its node with another).
-std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, bool shares_node) {
+std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, bool shares_node,
+                     ArrayMemory memory) {
   const std::string asked(to_string(options.exchange));
   if (options.exchange == ExchangeEngine::p2p || options.exchange == ExchangeEngine::encoded)
     return asked + ", as asked";
   if (options.exchange == ExchangeEngine::shared)
     return "shared, as asked: packed into the receivers' windows within a node (shared memory; on a GPU, "
-           "its memory through CUDA IPC, every rank on one node), by MPI between nodes (alltoallv where "
+           "its memory through CUDA or HIP IPC, every rank on one node), by MPI between nodes (alltoallv "
+           "where "
            "neither can run or a node has no room)";
   if (max_bytes > std::min<index_t>(index_t(options.max_message_bytes), INT_MAX))
     return "p2p in chunks: a rank's messages exceed the collectives' int counts";
   if (options.exchange != ExchangeEngine::automatic)
     return asked + ", as asked (datatype packs where MPI cannot read the arrays' memory)";
+  if (!memory.mpi_reads)
+    return "alltoallv: MPI cannot read the arrays' device memory here, so nothing is typed; packed "
+           "buffers staged through pinned host memory (shared only where asked for)";
+  shares_node = shares_node && memory.host;
   if (!typed && !shares_node)
-    return "alltoallv: no side of any rank is worth a datatype, no two ranks share a node";
+    return memory.host ? "alltoallv: no side of any rank is worth a datatype, no two ranks share a node"
+                       : "alltoallv: no side of any rank is worth a datatype (shared only where asked for "
+                         "on device memory)";
   const std::string timed = typed && shares_node ? "alltoallv, datatype and shared (host memory)"
                             : typed              ? "alltoallv and datatype"
                                                  : "alltoallv and shared (host memory)";
@@ -99,7 +113,8 @@ std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, 
 
 template <int D>
 std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, StorageOrder> orders,
-                             const PlanOptions& options, std::size_t element_bytes, MPI_Comm comm) {
+                             const PlanOptions& options, std::size_t element_bytes, MPI_Comm comm,
+                             bool host_memory) {
   int me = 0;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &me));
   const Candidate<D>& c = s.candidate();
@@ -129,6 +144,7 @@ std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, Stora
   DISTARRAY_MPI_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, flags.data(), int(flags.size()), MPI_DOUBLE, MPI_MAX, comm));
   const bool shares_node = detail::ranks_share_a_node(comm);
+  const ArrayMemory memory{host_memory, host_memory || !detail::staged_buffers(options.staging, false, comm)};
   std::ostringstream out;
   for (std::size_t k = 0; k < phases; ++k) {
     bool typed = false;
@@ -139,14 +155,14 @@ std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, Stora
       typed = typed || o.typed;
       out << "      " << side_text(side == 0 ? "send" : "receive", o) << "\n";
     }
-    out << "      engine: " << decision(options, c.phases[k].max_bytes, typed, shares_node) << "\n";
+    out << "      engine: " << decision(options, c.phases[k].max_bytes, typed, shares_node, memory) << "\n";
   }
   return out.str();
 }
 
 #define DISTARRAY_EXPLAIN_EXCHANGE(D)                                                                 \
   template std::string explain_exchange<D>(const Strategy<D>&, std::pair<StorageOrder, StorageOrder>, \
-                                           const PlanOptions&, std::size_t, MPI_Comm);
+                                           const PlanOptions&, std::size_t, MPI_Comm, bool);
 DISTARRAY_FOR_EACH_DIMENSION(DISTARRAY_EXPLAIN_EXCHANGE)
 
 }  // namespace distarray

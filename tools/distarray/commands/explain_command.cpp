@@ -32,9 +32,12 @@ void explain(const std::vector<index_t>& shape, const support::Options& args, st
   const Strategy<D> strategy = choose_strategy<D>(
       Layout<D>::parse(args.text("from", ""), extents), Layout<D>::parse(args.text("to", ""), extents), comm,
       options, element_bytes, Wisdom::for_options(options, comm).get());
+  // The arrays of `distarray redist`: in the default execution space's memory.
+  constexpr bool host_memory =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   const std::string exchange = explain_exchange<D>(
       strategy, {storage_order_option(args, "from-order"), storage_order_option(args, "to-order")}, options,
-      element_bytes, comm);
+      element_bytes, comm, host_memory);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) std::cout << strategy.explain() << exchange;

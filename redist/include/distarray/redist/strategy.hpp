@@ -48,11 +48,14 @@ Strategy<D> choose_strategy(const Layout<D>& from, const Layout<D>& to, MPI_Comm
 /// ranks (shortest to longest), whether it is a local transpose (the source
 /// side, where the blocks' storage orders, `orders` {source, destination},
 /// differ; intermediate blocks are row-major), and the engine rule of
-/// choose_exchange applied to them.  Collective over `comm`; no table is
+/// choose_exchange applied to them, for arrays in host memory or, where
+/// `host_memory` is false, in a device's (MPI reading it or not, as the
+/// plan's buffers would find).  Collective over `comm`; no table is
 /// built, so it is a close estimate of what the plan's tables show (the
 /// message a rank keeps counts here).
 template <int D>
 std::string explain_exchange(const Strategy<D>& strategy, std::pair<StorageOrder, StorageOrder> orders,
-                             const PlanOptions& options, std::size_t element_bytes, MPI_Comm comm);
+                             const PlanOptions& options, std::size_t element_bytes, MPI_Comm comm,
+                             bool host_memory = true);
 
 }  // namespace distarray
