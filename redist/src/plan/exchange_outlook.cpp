@@ -85,10 +85,9 @@ std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, 
   if (options.exchange == ExchangeEngine::p2p || options.exchange == ExchangeEngine::encoded)
     return asked + ", as asked";
   if (options.exchange == ExchangeEngine::shared)
-    return "shared, as asked: packed into the receivers' windows within a node (shared memory; on a GPU, "
-           "its memory through CUDA or HIP IPC, every rank on one node), by MPI between nodes (alltoallv "
-           "where "
-           "neither can run or a node has no room)";
+    return "shared, as asked: packed into the receivers' windows within a node (shared memory; on a "
+           "GPU, its memory through CUDA or HIP IPC, every rank on one node), by MPI between nodes "
+           "(alltoallv where neither can run or a node has no room)";
   if (max_bytes > std::min<index_t>(index_t(options.max_message_bytes), INT_MAX))
     return "p2p in chunks: a rank's messages exceed the collectives' int counts";
   if (options.exchange != ExchangeEngine::automatic)
