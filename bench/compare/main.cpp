@@ -16,7 +16,9 @@
 //   mpiexec -n 4 build/bench/bench_compare [--sizes 256,1024,4096] [--types double,complex]
 //        [--reps 10] [--cases SUBSTRING] [--json FILE] [--engines alltoallv,shared,...]
 // --engines times distarray again with each engine forced (columns
-// "distarray-<engine>"), beside the default plan's automatic choice.
+// "distarray-<engine>"), beside the default plan's automatic choice; with
+// `shared`, also into a node-shared destination array, where the shared
+// engine goes in one pass ("distarray-shared-one-pass").
 // bench/compare/run.sh runs the whole table at 2 and 4 ranks.
 
 #include "cases.hpp"
@@ -111,6 +113,10 @@ Row run_case(const Case& c, index_t n, int reps, const std::vector<ExchangeEngin
     PlanOptions forced;
     forced.exchange = e;
     time_distarray(row, "distarray-" + std::string(to_string(e)), forced, a, b, reps);
+    if (e == ExchangeEngine::shared) {  // into a node-shared destination: one pass
+      DistArray<T, 2, Host, DestOrder> shared_b(to, world, node_shared);
+      time_distarray(row, "distarray-shared-one-pass", forced, a, shared_b, reps);
+    }
   }
 
   const auto measure = [&](const std::string& method, auto&& run, auto&& wrong_elements) {

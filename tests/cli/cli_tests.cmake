@@ -49,6 +49,11 @@ distarray_cli_mpi_test(redist_np4_shared_two_nodes 4 0 "exchange shared.*verify 
                        redist --shape 130x70 --type f32 --from "cyclic(3),block on 2x2"
                        --to "block(40),cyclic on 4x1" --exchange shared --verify)
 set_property(TEST cli.redist_np4_shared_two_nodes APPEND PROPERTY ENVIRONMENT DISTARRAY_EMULATED_NODES=2)
+# Into a node-shared destination: one pass, nothing unpacked.
+distarray_cli_mpi_test(redist_np4_shared_one_pass 4 0
+                       "to .*\\(node-shared\\).*exchange shared.*0 unpack.*verify +ok, every element"
+                       redist --shape 130x70 --type f32 --from "cyclic(3),block on 2x2"
+                       --to "block(40),cyclic on 4x1" --exchange shared --node-shared --verify)
 # The FFT-style transpose into column-major local blocks, and the other two order pairs.
 foreach(orders "row-major;column-major" "column-major;row-major" "column-major;column-major")
   list(GET orders 0 from_order)

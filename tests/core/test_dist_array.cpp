@@ -108,5 +108,45 @@ TEST(DistArray, WithMemoryPlacesTheLayoutOverOtherMemoryOnTheSameGrid) {
   for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], double(i)) << "element " << i;
 }
 
+TEST(DistArray, NodeSharedBlocksAreSeenByEveryRankOfTheNodeUntilTheLastCopyGoes) {
+  // Ragged blocks, and ranks outside a 2x1 grid (holding nothing) where the world is larger.
+  const Index<2> shape{7, 5};
+  using HostArray = DistArray<double, 2, Kokkos::HostSpace>;
+  const std::string grid = world_size() > 2 ? "2x1" : std::to_string(world_size()) + "x1";
+  const auto layout = Layout<2>::parse("cyclic(2),block on " + grid, shape);
+  const double* block = nullptr;
+  {
+    HostArray a(layout, MPI_COMM_WORLD, node_shared);
+    a.fill([&](const Index<2>& g) { return pattern_value<double, 2>(g, shape); });
+    block = a.local().data();
+    const detail::NodeSharedPlace place = detail::node_shared_holding(block);
+    ASSERT_NE(place.memory, nullptr) << "registered";
+    EXPECT_EQ(place.offset, 0u);
+    const auto* end = reinterpret_cast<const char*>(block) + place.memory->bytes_of(place.memory->me());
+    EXPECT_EQ(detail::node_shared_holding(end - 1).memory, place.memory);
+    EXPECT_EQ(detail::node_shared_holding(end).memory, nullptr) << "nothing past the block's last page";
+    MPI_Barrier(MPI_COMM_WORLD);
+    // Every peer's block, as mapped here, holds what the peer filled (every test rank is on this node).
+    const detail::NodeMemory& memory = *place.memory;
+    ASSERT_EQ(memory.ranks(), world_size());
+    for (int r = 0; r < memory.ranks(); ++r) {
+      const auto coord = layout.grid().coord_of(r);
+      if (!coord) continue;
+      const Index<2> extents = layout.local_extents(*coord);
+      const auto* peer = reinterpret_cast<const double*>(memory.block(r));
+      for (index_t i = 0; i < element_count(extents); ++i)
+        ASSERT_EQ(peer[i],
+                  (pattern_value<double, 2>(layout.global_index(*coord, row_major_index(i, extents)), shape)))
+            << "rank " << r << ", element " << i;
+    }
+    const HostArray copy = a;  // the block lives while a copy does
+    { const HostArray gone = std::move(a); }
+    EXPECT_NE(detail::node_shared_holding(block).memory, nullptr);
+    EXPECT_EQ(copy.gather(0).size(), copy.grid().rank() == 0 ? std::size_t(35) : 0u);
+    MPI_Barrier(MPI_COMM_WORLD);  // (no rank unmaps while another reads: the test's order)
+  }
+  EXPECT_EQ(detail::node_shared_holding(block).memory, nullptr) << "unregistered with its last copy";
+}
+
 }  // namespace
 }  // namespace distarray

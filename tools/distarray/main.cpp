@@ -27,12 +27,13 @@ constexpr CommandUsage commands[] = {
      "         [--method auto|direct|indirect|multiphase] [--schedule "
      "auto|aspen|falls|hsu-chung|thakur|classical|brute]\n"
      "         [--exchange auto|alltoallv|p2p|encoded|datatype|shared] [--staging auto|host|none]\n"
-     "         [--repeat N] [--verify] [--json FILE] [--wisdom FILE]\n"
+     "         [--repeat N] [--verify] [--json FILE] [--wisdom FILE] [--node-shared]\n"
      "         moves the index pattern between layouts with a plan and reports the cost;\n"
      "         default: the transpose (block,*) -> (*,block) over all ranks; --to-order\n"
      "         column-major gives it FFTW-MPI's transposed local blocks; --wisdom (or\n"
      "         DISTARRAY_WISDOM) reads the cost model and engine choices measured before, and\n"
-     "         adds what this run measures\n"},
+     "         adds what this run measures; --node-shared makes the destination array\n"
+     "         node-shared (host memory), which the shared engine fills in one pass\n"},
     {"explain",
      "  explain --shape NxM --from TEXT --to TEXT [--type T] [--from-order O] [--to-order O]\n"
      "         [--method M] [--schedule S] [--exchange E] [--ts SEC] [--te SEC] [--renumber]\n"

@@ -4,13 +4,10 @@
 // device memory (DeviceSegments).  Making them is collective and unmapping
 // them is not: a plan is destroyed whenever its owner lets it go.
 //
-// NodeSegments: POSIX shared memory
-// (shm_open + mmap), not an MPI-3 window: MPI_Win_free is collective (Open
-// MPI's is a barrier on the node), and a plan is destroyed whenever its
-// owner lets it go — the ScaLAPACK drop-in's plan cache evicts on one rank
-// while the others are in a collective, which deadlocked.  Here making the
-// segments is collective and unmapping them is not.
+// NodeSegments: NodeMemory (core/detail/node_memory.hpp says why not an
+// MPI-3 window).
 
+#include <distarray/core/detail/node_memory.hpp>
 #include <distarray/redist/detail/exec/exchange_buffers.hpp>
 
 #include <mpi.h>
@@ -54,17 +51,18 @@ class Segments {
 
 class NodeSegments final : public Segments {
  public:
-  /// Collective over `node`: `bytes` for this rank (rounded up to pages),
-  /// reserved in memory (posix_fallocate: no SIGBUS later where tmpfs is
-  /// full), and every rank's segment mapped here.  Throws Error on every
-  /// rank of `agree_on` (a communicator holding the node's ranks) where a
-  /// rank cannot make or map its segments.  The names are unlinked before
-  /// it returns: nothing is left in /dev/shm, even if the process dies.
-  NodeSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on);
-  ~NodeSegments() override;
+  /// Collective over `node`: NodeMemory's blocks of `bytes`; throws Error
+  /// on every rank of `agree_on` where one cannot be made.
+  NodeSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on)
+      : memory_(node, bytes, agree_on, "shared exchange") {
+    for (int r = 0; r < memory_.ranks(); ++r) {
+      maps_.push_back(memory_.block(r));
+      sizes_.push_back(memory_.bytes_of(r));
+    }
+  }
 
  private:
-  void unmap();
+  NodeMemory memory_;
 };
 
 /// Whether this build maps other processes' device memory (CUDA or HIP IPC).

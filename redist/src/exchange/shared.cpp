@@ -19,6 +19,7 @@
 
 #include "exchange.hpp"
 #include "node_segments.hpp"
+#include "one_pass.hpp"
 
 #include <distarray/core/detail/collective.hpp>
 
@@ -99,6 +100,8 @@ class SharedExchange final : public Exchange {
     for (const auto& m : recv.messages)
       if (node_rank[std::size_t(m.rank)] == MPI_UNDEFINED) from_other_nodes_.push_back(m);
     placed_ = &buffers.placed(placed);
+    if (!device_memory)
+      one_pass_ = std::make_unique<OnePass>(shape, node_, node_rank, send, recv, placed, *placed_);
   }
   SharedExchange(const SharedExchange&) = delete;
   SharedExchange& operator=(const SharedExchange&) = delete;
@@ -113,12 +116,16 @@ class SharedExchange final : public Exchange {
     double t = MPI_Wtime();
     current_ = (current_ + 1) % windows;
     char* const mine = window(me_);
+    one_pass_now_ = one_pass_ && one_pass_->ready(blocks.out[0]);
     requests_.clear();
     for (const auto& m : from_other_nodes_)
       post_message(shape_, false, mine, m, shape_.payload_tag, requests_);
     t = add_seconds(report.exchange_seconds, t);
     segments_->before_pack(*placed_);
-    placed_->pack(blocks.in[0], segments_->lowest() + current_ * window_);
+    if (one_pass_now_)
+      one_pass_->pass(blocks.in[0], segments_->lowest() + current_ * window_);
+    else
+      placed_->pack(blocks.in[0], segments_->lowest() + current_ * window_);
     segments_->after_pack(*placed_);
     t = add_seconds(report.pack_seconds, t);
     std::atomic_thread_fence(std::memory_order_seq_cst);  // the stores before the barrier
@@ -145,7 +152,10 @@ class SharedExchange final : public Exchange {
     const double t = MPI_Wtime();
     std::atomic_thread_fence(std::memory_order_seq_cst);  // the reads after the barrier
     segments_->before_unpack(*placed_);
-    placed_->unpack(window(me_), blocks.out[0]);
+    if (one_pass_now_)
+      placed_->unpack_incoming(window(me_), blocks.out[0]);
+    else
+      placed_->unpack(window(me_), blocks.out[0]);
     segments_->after_unpack(*placed_);
     add_seconds(report.unpack_seconds, t);
   }
@@ -156,6 +166,8 @@ class SharedExchange final : public Exchange {
   std::unique_ptr<Segments> segments_;  // each rank's: `windows` windows of window_ bytes
   std::size_t window_ = 0;
   PlacedBuffers* placed_ = nullptr;
+  std::unique_ptr<OnePass> one_pass_;                 // host memory only
+  bool one_pass_now_ = false;                         // the execution in progress goes in one pass
   std::vector<CopyTable::Message> to_other_nodes_;    // offsets in this rank's window
   std::vector<CopyTable::Message> from_other_nodes_;  // offsets in this rank's window
   std::vector<MPI_Request> requests_;                 // the receives, the sends, the node barrier

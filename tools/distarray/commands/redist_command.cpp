@@ -18,6 +18,18 @@ namespace distarray::cli {
 
 namespace {
 
+/// The destination array, node-shared where `node_shared_asked`
+/// (--node-shared: the shared engine then goes in one pass); host memory only.
+template <class Array, int D>
+Array destination(const Layout<D>& layout, MPI_Comm comm, bool node_shared_asked) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Array::memory_space>::accessible) {
+    if (node_shared_asked) return Array(layout, comm, node_shared);
+  } else if (node_shared_asked) {
+    throw UsageError("--node-shared needs arrays in host memory; this build keeps them on its device");
+  }
+  return Array(layout, comm);
+}
+
 struct RedistRun {
   const support::Options& args;
   std::vector<index_t> shape;
@@ -40,7 +52,7 @@ struct RedistRun {
 
     using Space = Kokkos::DefaultExecutionSpace::memory_space;
     DistArray<T, D, Space, SourceOrder> a(src, comm);
-    DistArray<T, D, Space, DestOrder> b(dst, comm);
+    auto b = destination<DistArray<T, D, Space, DestOrder>>(dst, comm, args.has("node-shared"));
     support::fill_pattern(a);
     // Every rank starts the plan together: ranks that own little would
     // otherwise count the fill of the others as plan time.
@@ -65,6 +77,7 @@ struct RedistRun {
     s.to = dst.to_string();
     if constexpr (std::is_same_v<SourceOrder, Kokkos::LayoutLeft>) s.from += " (column-major)";
     if constexpr (std::is_same_v<DestOrder, Kokkos::LayoutLeft>) s.to += " (column-major)";
+    if (args.has("node-shared")) s.to += " (node-shared)";
     s.elements = element_count(extents);
     s.element_bytes = index_t(sizeof(T));
     if (args.has("verify")) {
@@ -105,7 +118,7 @@ int run_redist(int argc, char** argv, MPI_Comm comm) {
   const support::Options args(argc - 1, argv + 1,
                               {"shape", "type", "from", "to", "from-order", "to-order", "method", "schedule",
                                "exchange", "staging", "repeat", "json", "wisdom"},
-                              {"verify"});
+                              {"verify", "node-shared"});
   int size = 1;
   MPI_Comm_size(comm, &size);
   const std::string p = std::to_string(size);

@@ -12,6 +12,7 @@
 #endif
 
 #include <distarray/core/detail/collective.hpp>
+#include <distarray/core/detail/node_memory.hpp>
 #include <distarray/core/detail/view_of.hpp>
 #include <distarray/core/layout.hpp>
 #include <distarray/core/proc_grid.hpp>
@@ -31,6 +32,11 @@
 
 namespace distarray {
 
+/// Asks DistArray for its local block in memory that every rank of its node
+/// maps (see the constructor that takes it).
+struct NodeShared {};
+inline constexpr NodeShared node_shared{};
+
 template <class T, int D, class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space,
           class Order = Kokkos::LayoutRight>
 class DistArray {
@@ -48,6 +54,22 @@ class DistArray {
     // Agreed: a rank that cannot allocate its block must not leave the others
     // waiting in the caller's next collective.
     local_ = detail::agreed(grid_->comm(), [&] { return allocate(); });
+  }
+
+  /// The same, with the local block in memory every rank of this node maps
+  /// (POSIX shared memory, host memory spaces only), so that the shared
+  /// engine writes each element straight from its source into this array
+  /// in one pass, where every destination array of the node is node-shared.
+  /// The block lives as long as a copy of this DistArray does (a copy of
+  /// local() alone does not keep it).
+  DistArray(const Layout<D>& layout, MPI_Comm comm, NodeShared)
+      : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
+    static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible,
+                  "a node-shared DistArray lives in host memory");
+    local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
+    const index_t bytes = checked_bytes(element_count(local_extents_), sizeof(T));
+    shared_ = detail::make_node_shared(grid_->comm(), std::size_t(bytes));
+    local_ = unmanaged(reinterpret_cast<T*>(shared_->block(shared_->me())));
   }
 
   /// A DistArray over existing local memory — in Order, this rank's local
@@ -155,6 +177,7 @@ class DistArray {
   std::shared_ptr<const ProcGrid<D>> grid_;
   Index<D> local_extents_{};
   view_type local_;
+  std::shared_ptr<const detail::NodeMemory> shared_;  // the block of a node-shared array
 };
 
 }  // namespace distarray

@@ -71,11 +71,31 @@ class DecodeBuffers {
   virtual void unpack_gathered(std::size_t first, std::size_t last, void* out) = 0;
 };
 
+/// The shared engine's tables for one pass (redist/src/exchange/one_pass.hpp),
+/// each element straight from the source block into its destination on a
+/// rank of the node, whose destination blocks this process maps: a joined
+/// table (own_message.hpp) per peer, placed from the lowest of them.
+struct OnePassTables {
+  CopyTable from_source;        ///< local side: the source block; buffer side: the destination blocks
+  CopyTable into_destinations;  ///< local side: the destination blocks; buffer side: the source block
+  CopyTable outgoing;           ///< the messages to other nodes, placed as the engine's placed table
+  CopyTable incoming;           ///< the messages from other nodes, in this rank's window
+};
+
 /// Messages packed straight into the receivers' buffers, which other ranks
 /// of the node map into this one's memory (the shared engine's window).
 class PlacedBuffers {
  public:
   virtual ~PlacedBuffers() = default;
+  /// The tables of pass() and unpack_incoming(); set again when the
+  /// destination blocks move.
+  virtual void set_one_pass(const OnePassTables& tables) = 0;
+  /// The local block `in` straight into the destination blocks from
+  /// `destinations` on, and the messages to other nodes into `base` as
+  /// placed.  Not fenced.
+  virtual void pass(const void* in, char* destinations, char* base) = 0;
+  /// The messages from other nodes, from `received` into `out`.  Not fenced.
+  virtual void unpack_incoming(const char* received, void* out) = 0;
   /// The local block `in` into `base`: each send message where the placed
   /// table (StepHalf::placed) puts it.  One launch, not fenced.
   virtual void pack(const void* in, char* base) = 0;

@@ -31,6 +31,27 @@ class PlacedStepBuffers final : public PlacedBuffers {
     core_.counters.unpack_launches += core_.with_op(
         [&](auto op) { return core_.recv.copy_all(static_cast<T*>(out), from, false, op, core_.exec); });
   }
+  void set_one_pass(const OnePassTables& tables) override {
+    from_source_ = Packer<T, Space>(tables.from_source);
+    into_destinations_ = Packer<T, Space>(tables.into_destinations);
+    outgoing_ = Packer<T, Space>(tables.outgoing);
+    incoming_ = Packer<T, Space>(tables.incoming);
+  }
+  void pass(const void* in, char* destinations, char* base) override {
+    T* const source = const_cast<T*>(static_cast<const T*>(in));
+    T* const to = reinterpret_cast<T*>(destinations);
+    core_.counters.pack_launches += core_.with_op([&](auto op) {
+      const Direct<T, decltype(op)> direct{op};
+      return outgoing_.copy_all(source, reinterpret_cast<T*>(base), true, op, core_.exec) +
+             from_source_.copy_all(source, to, true, direct, core_.exec) +
+             into_destinations_.copy_all(to, source, false, direct, core_.exec);
+    });
+  }
+  void unpack_incoming(const char* received, void* out) override {
+    T* const from = const_cast<T*>(reinterpret_cast<const T*>(received));
+    core_.counters.unpack_launches += core_.with_op(
+        [&](auto op) { return incoming_.copy_all(static_cast<T*>(out), from, false, op, core_.exec); });
+  }
   void fence() override { core_.exec.fence(); }
   void* device_stream() override {
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -46,6 +67,8 @@ class PlacedStepBuffers final : public PlacedBuffers {
  private:
   const StepCore<T, Space>& core_;
   Packer<T, Space> send_;  // the send table, placed
+  // One pass (OnePassTables)
+  Packer<T, Space> from_source_, into_destinations_, outgoing_, incoming_;
 };
 
 template <class T, class Space>
