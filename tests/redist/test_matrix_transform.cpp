@@ -48,16 +48,9 @@ TEST(MatrixTransform, RandomWindowsAgainstTheOracle) {
   for (int c = 0; c < 40; ++c) testing::run_random_case<double>(rng, c, false, 1, ExchangeEngine::shared);
   for (int c = 0; c < 20; ++c)
     testing::run_random_case<std::complex<float>>(rng, c, false, 1, ExchangeEngine::shared);
-  // ... into B in node-shared memory: in one pass, scaling included.
-  for (int c = 0; c < 30; ++c)
-    testing::run_random_case<double>(rng, c, false, 1, ExchangeEngine::shared, true);
-  for (int c = 0; c < 10; ++c)
-    testing::run_random_case<std::complex<float>>(rng, c, false, 2, ExchangeEngine::shared, true);
-  // ... on two "nodes": windows (or one pass) within each, MPI between.
+  // ... on two "nodes": windows within each, MPI between.
   const testing::EmulatedNodes two(2);
   for (int c = 0; c < 30; ++c) testing::run_random_case<double>(rng, c, false, 1, ExchangeEngine::shared);
-  for (int c = 0; c < 20; ++c)
-    testing::run_random_case<double>(rng, c, false, 1, ExchangeEngine::shared, true);
 }
 
 /// Every op with every pair of scalars (a complex alpha and beta included)

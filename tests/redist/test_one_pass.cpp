@@ -4,15 +4,21 @@
 // into both storage orders, ragged blocks, fewer elements than ranks, ranks
 // that own nothing, batches, destinations that move between executions —
 // and the two-pass path wherever one rank of a node's destination is not
-// node-shared, or across emulated nodes for the messages between them.
+// node-shared, or across emulated nodes for the messages between them;
+// MatrixTransform's random cases (scaling, padding, windows) into B in
+// node-shared memory.
 
+#include <distarray/redist/matrix_transform.hpp>
 #include <distarray/redist/plan.hpp>
 
+#include "mpi/matrix_cases.hpp"
 #include "mpi/pattern.hpp"
 #include "mpi/world.hpp"
 
 #include <gtest/gtest.h>
 
+#include <complex>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -104,6 +110,33 @@ TEST(OnePass, WithinEachEmulatedNodeAndByMpiBetween) {
   execute_checked(plan, a, b);
   // Unpacked: only what came from the other node, in one launch.
   EXPECT_LE(plan.report().unpack_launches, 1);
+}
+
+/// Random transforms B = alpha*op(A) + beta*B (matrix_cases.hpp: random
+/// windows, ranks that hold nothing, padded local arrays) on the shared
+/// engine into B's local arrays in node-shared memory.
+template <class T>
+void transforms_into_node_shared_b(std::mt19937& rng, int cases, int pairs, bool one_node) {
+  const T scalars[] = {T(0), T(1), T(-1.5), testing::value_of<T>(1, 2, 3)};
+  const auto pick = [&](int hi) { return std::uniform_int_distribution<int>(0, hi)(rng); };
+  PlanOptions options;
+  options.exchange = ExchangeEngine::shared;
+  for (int k = 0; k < cases; ++k) {
+    const auto c = testing::draw_case<T>(rng, MatrixOp(pick(2)), scalars[pick(3)], scalars[pick(3)]);
+    MatrixTransform<T, Host> t(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,
+                               MatrixExecutions::any, options);
+    const std::string what = "case " + std::to_string(k) + ", " + testing::describe(c);
+    EXPECT_EQ(testing::wrong_elements(c, t, what, pairs, true), 0) << what;
+    if (one_node) EXPECT_EQ(t.report().unpack_launches, 0) << what << ": one pass, nothing to unpack";
+  }
+}
+
+TEST(OnePass, MatrixTransformsIntoNodeSharedB) {
+  std::mt19937 rng(20261130);  // the same cases on every rank
+  transforms_into_node_shared_b<double>(rng, 30, 1, true);
+  transforms_into_node_shared_b<std::complex<float>>(rng, 10, 2, true);
+  const testing::EmulatedNodes two(2);  // one pass within each, MPI between
+  transforms_into_node_shared_b<double>(rng, 20, 1, false);
 }
 
 }  // namespace
