@@ -95,6 +95,10 @@ TEST(Refusals, AnAllocationThatFailsOnOneRankOnly) {
   const auto huge = Layout<1>::parse("block on 1@" + last, {index_t(1) << 57});
   expect_agreed<AllocationError>(
       "array", [&] { DistArray<double, 1> a(huge, MPI_COMM_WORLD); }, "cannot allocate");
+  expect_agreed<AllocationError>(
+      "node-shared array",
+      [&] { DistArray<double, 1, Kokkos::HostSpace> a(huge, MPI_COMM_WORLD, node_shared); },
+      "cannot allocate the node-shared local block of layout");
   // Sizes that overflow are layout errors before any allocation.
   expect_agreed<LayoutError>(
       "2^64 elements",

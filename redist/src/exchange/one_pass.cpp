@@ -92,10 +92,11 @@ OnePass::OnePass(const StepShape& shape, MPI_Comm node, const std::vector<int>& 
       send_(send),
       recv_(recv),
       buffers_(buffers),
-      slots_(node, fields * sizeof(long long), shape.comm, "shared exchange") {
+      slots_(node, fields * sizeof(long long), shape.comm, "shared exchange"),
+      pages_hold_elements_(std::size_t(sysconf(_SC_PAGESIZE)) % shape.element_bytes == 0) {
   const auto off_node = [this](int rank) { return node_rank_[std::size_t(rank)] == MPI_UNDEFINED; };
-  tables_.outgoing = messages_of(placed, off_node);
-  tables_.incoming = messages_of(recv, off_node);
+  outgoing_ = messages_of(placed, off_node);
+  incoming_ = messages_of(recv, off_node);
 }
 
 void OnePass::post(const Post& mine) {
@@ -122,9 +123,7 @@ OnePass::Post OnePass::read_post(int r) const {
 bool OnePass::ready(const void* out) {
   ++execution_;
   const NodeSharedPlace held = node_shared_holding(out);
-  // Whole elements apart in every mapping: blocks start on pages.
-  const std::size_t eb = shape_.element_bytes;
-  const bool mine = held.memory && held.offset % eb == 0 && std::size_t(sysconf(_SC_PAGESIZE)) % eb == 0;
+  const bool mine = held.memory && held.offset % shape_.element_bytes == 0 && pages_hold_elements_;
   Post own{{0, 0}, -1, static_cast<long long>(getpid())};
   if (mine) own = {held.memory->making(), static_cast<long long>(held.offset), own.process};
   post(own);
@@ -177,22 +176,22 @@ void OnePass::join() {
     const CopyTable table = unflattened(received.data() + rdispls[std::size_t(to)], shape_.rank);
     joined_.emplace_back(to, joined_copy(send_, s, table, 0));
   }
+  buffers_.set_other_nodes(outgoing_, incoming_);
   joined_done_ = true;
 }
 
 void OnePass::place(const std::vector<char*>& at) {
   destinations_ = *std::min_element(at.begin(), at.end(), std::less<char*>());
-  tables_.from_source = {};
-  tables_.into_destinations = {};
+  CopyTable from_source, into_destinations;
   const auto eb = std::ptrdiff_t(shape_.element_bytes);
   for (const auto& [r, own] : joined_) {
     const auto shift = index_t((at[std::size_t(r)] - destinations_) / eb);
     if (own.table_is_source)
-      append_moved(tables_.from_source, own.table, 0, shift);
+      append_moved(from_source, own.table, 0, shift);
     else
-      append_moved(tables_.into_destinations, own.table, shift, 0);
+      append_moved(into_destinations, own.table, shift, 0);
   }
-  buffers_.set_one_pass(tables_);
+  buffers_.set_joined(from_source, into_destinations);
 }
 
 }  // namespace distarray::detail

@@ -66,12 +66,13 @@ class OnePass {
   std::vector<int> node_rank_;
   CopyTable send_, recv_;  // (copies: the engine's are gone after planning)
   PlacedBuffers& buffers_;
-  NodeMemory slots_;                             // one per node rank: its posts
-  long long execution_ = 0;                      // executions started
+  CopyTable outgoing_, incoming_;  // the messages to and from other nodes (PlacedBuffers::set_other_nodes)
+  NodeMemory slots_;               // one per node rank: its posts
+  bool pages_hold_elements_;       // blocks on pages are whole elements apart in any mapping
+  long long execution_ = 0;        // executions started
   std::vector<std::pair<int, OwnCopy>> joined_;  // per peer of the node (node rank)
   bool joined_done_ = false;
   std::vector<Post> placed_for_;  // the posts the current tables were placed for
-  OnePassTables tables_;
   char* destinations_ = nullptr;  // the lowest destination block of the node
 };
 

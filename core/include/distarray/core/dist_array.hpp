@@ -67,8 +67,15 @@ class DistArray {
     static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible,
                   "a node-shared DistArray lives in host memory");
     local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
-    const index_t bytes = checked_bytes(element_count(local_extents_), sizeof(T));
-    shared_ = detail::make_node_shared(grid_->comm(), std::size_t(bytes));
+    // Agreed before the collective allocation: a rank whose block overflows must not leave the others in it.
+    const index_t bytes = detail::agreed(
+        grid_->comm(), [&] { return checked_bytes(element_count(local_extents_), sizeof(T)); });
+    try {
+      shared_ = detail::make_node_shared(grid_->comm(), std::size_t(bytes));
+    } catch (const AllocationError& e) {  // (thrown on every rank)
+      throw AllocationError("cannot allocate the node-shared local block of layout '" + layout_.to_string() +
+                            "': " + e.what());
+    }
     local_ = unmanaged(reinterpret_cast<T*>(shared_->block(shared_->me())));
   }
 

@@ -71,25 +71,22 @@ class DecodeBuffers {
   virtual void unpack_gathered(std::size_t first, std::size_t last, void* out) = 0;
 };
 
-/// The shared engine's tables for one pass (redist/src/exchange/one_pass.hpp),
-/// each element straight from the source block into its destination on a
-/// rank of the node, whose destination blocks this process maps: a joined
-/// table (own_message.hpp) per peer, placed from the lowest of them.
-struct OnePassTables {
-  CopyTable from_source;        ///< local side: the source block; buffer side: the destination blocks
-  CopyTable into_destinations;  ///< local side: the destination blocks; buffer side: the source block
-  CopyTable outgoing;           ///< the messages to other nodes, placed as the engine's placed table
-  CopyTable incoming;           ///< the messages from other nodes, in this rank's window
-};
-
 /// Messages packed straight into the receivers' buffers, which other ranks
 /// of the node map into this one's memory (the shared engine's window).
 class PlacedBuffers {
  public:
   virtual ~PlacedBuffers() = default;
-  /// The tables of pass() and unpack_incoming(); set again when the
-  /// destination blocks move.
-  virtual void set_one_pass(const OnePassTables& tables) = 0;
+  // One pass (redist/src/exchange/one_pass.hpp): each element straight
+  // from the source block into its destination block on a rank of the
+  // node, all of which this process maps.
+  /// The messages to other nodes, placed as the placed table, and those from
+  /// other nodes as in this rank's window: set once.
+  virtual void set_other_nodes(const CopyTable& outgoing, const CopyTable& incoming) = 0;
+  /// The joined tables (own_message.hpp) of the messages within the node,
+  /// whose destination side is placed from the lowest destination block:
+  /// `from_source`'s table side is the source block, `into_destinations`'
+  /// the destination blocks.  Set again when the destination blocks move.
+  virtual void set_joined(const CopyTable& from_source, const CopyTable& into_destinations) = 0;
   /// The local block `in` straight into the destination blocks from
   /// `destinations` on, and the messages to other nodes into `base` as
   /// placed.  Not fenced.

@@ -31,11 +31,13 @@ class PlacedStepBuffers final : public PlacedBuffers {
     core_.counters.unpack_launches += core_.with_op(
         [&](auto op) { return core_.recv.copy_all(static_cast<T*>(out), from, false, op, core_.exec); });
   }
-  void set_one_pass(const OnePassTables& tables) override {
-    from_source_ = Packer<T, Space>(tables.from_source);
-    into_destinations_ = Packer<T, Space>(tables.into_destinations);
-    outgoing_ = Packer<T, Space>(tables.outgoing);
-    incoming_ = Packer<T, Space>(tables.incoming);
+  void set_other_nodes(const CopyTable& outgoing, const CopyTable& incoming) override {
+    outgoing_ = Packer<T, Space>(outgoing);
+    incoming_ = Packer<T, Space>(incoming);
+  }
+  void set_joined(const CopyTable& from_source, const CopyTable& into_destinations) override {
+    from_source_ = Packer<T, Space>(from_source);
+    into_destinations_ = Packer<T, Space>(into_destinations);
   }
   void pass(const void* in, char* destinations, char* base) override {
     T* const source = const_cast<T*>(static_cast<const T*>(in));
@@ -67,7 +69,7 @@ class PlacedStepBuffers final : public PlacedBuffers {
  private:
   const StepCore<T, Space>& core_;
   Packer<T, Space> send_;  // the send table, placed
-  // One pass (OnePassTables)
+  // One pass (PlacedBuffers::pass): the joined tables, the other nodes' messages
   Packer<T, Space> from_source_, into_destinations_, outgoing_, incoming_;
 };
 
