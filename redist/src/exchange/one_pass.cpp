@@ -178,6 +178,8 @@ void OnePass::join() {
   }
   buffers_.set_other_nodes(outgoing_, incoming_);
   joined_done_ = true;
+  // Used once: from here on the buffers and joined_ hold what a pass needs.
+  send_ = recv_ = outgoing_ = incoming_ = CopyTable{};
 }
 
 void OnePass::place(const std::vector<char*>& at) {

@@ -64,7 +64,7 @@ class OnePass {
   const StepShape& shape_;
   MPI_Comm node_;
   std::vector<int> node_rank_;
-  CopyTable send_, recv_;  // (copies: the engine's are gone after planning)
+  CopyTable send_, recv_;  // (copies: the engine's are gone after planning; cleared by join())
   PlacedBuffers& buffers_;
   CopyTable outgoing_, incoming_;  // the messages to and from other nodes (PlacedBuffers::set_other_nodes)
   NodeMemory slots_;               // one per node rank: its posts

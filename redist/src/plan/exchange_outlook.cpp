@@ -143,7 +143,9 @@ std::string explain_exchange(const Strategy<D>& s, std::pair<StorageOrder, Stora
   DISTARRAY_MPI_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, flags.data(), int(flags.size()), MPI_DOUBLE, MPI_MAX, comm));
   const bool shares_node = detail::ranks_share_a_node(comm);
-  const ArrayMemory memory{host_memory, host_memory || !detail::staged_buffers(options.staging, false, comm)};
+  const ArrayMemory memory{
+      host_memory,
+      detail::mpi_reads_arrays(host_memory, detail::staged_buffers(options.staging, host_memory, comm))};
   std::ostringstream out;
   for (std::size_t k = 0; k < phases; ++k) {
     bool typed = false;

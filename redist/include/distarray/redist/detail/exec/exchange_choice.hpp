@@ -107,4 +107,9 @@ GpuAwareDeclaration gpu_aware_declaration();
 bool staged_buffers(BufferStaging staging, bool host_space, MPI_Comm comm,
                     GpuAwareDeclaration declared = gpu_aware_declaration());
 
+/// Whether MPI is handed the arrays and buffers where they live: host
+/// memory, or device memory whose buffers are not staged (what the engines
+/// that give MPI the arrays themselves, `datatype` and `encoded`, need).
+inline bool mpi_reads_arrays(bool host_space, bool staged) { return host_space || !staged; }
+
 }  // namespace distarray::detail

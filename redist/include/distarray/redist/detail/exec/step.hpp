@@ -117,8 +117,9 @@ TypedStep<T, Space> make_step(MPI_Comm comm, int tag, const CopyTable& send, con
   const bool staged = staged_buffers(options.staging, host_space, comm);
   // The message to oneself leaves the tables (agreed: a rank's tables may be refused).
   OwnSplit split = agreed(comm, [&] { return split_own_message(send, recv, encoded, rank_of(comm)); });
-  const ExchangeChoice choice = choose_exchange(comm, split.send, split.recv, sizeof(T), options,
-                                                host_space || !staged, memo, segment_memory<Space>());
+  const ExchangeChoice choice =
+      choose_exchange(comm, split.send, split.recv, sizeof(T), options, mpi_reads_arrays(host_space, staged),
+                      memo, segment_memory<Space>());
   // No rank alone may fail to allocate before the step's collectives.
   auto buffers = agreed(comm, [&] {
     return std::make_unique<StepBuffers<T, Space>>(split.send, split.recv, split.own, choice, staged);
