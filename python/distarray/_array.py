@@ -15,10 +15,15 @@ class DistArray:
     """A global array of ``layout`` over the ranks of ``comm`` (mpi4py,
     default COMM_WORLD), ``dtype`` one of float32, float64, int32, int64,
     complex64, complex128; each rank's local block in ``order`` "C" or "F".
-    Construction is collective."""
+    Construction is collective. With ``node_shared=True`` (host memory
+    only) the local block lives in memory every rank of its node maps, and
+    a plan on the shared engine writes into such destination arrays in one
+    pass where every rank of the node passes one of a single construction
+    (the guide's "One pass into node-shared destinations")."""
 
-    def __init__(self, layout, dtype, comm=None, order="C"):
-        self._init(layout, _core.Array(layout._layout, _dtype_name(dtype), _address(comm), order), comm)
+    def __init__(self, layout, dtype, comm=None, order="C", node_shared=False):
+        core_array = _core.Array(layout._layout, _dtype_name(dtype), _address(comm), order, bool(node_shared))
+        self._init(layout, core_array, comm)
 
     def _init(self, layout, core_array, comm):
         self.layout = layout

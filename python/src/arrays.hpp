@@ -192,9 +192,10 @@ void TypedArray<T, D, Order>::assign_dlpack(const py::object& source) {
   Kokkos::deep_copy(a_.local(), from);
 }
 
-/// A new array of `layout` on `comm` (collective).
+/// A new array of `layout` on `comm` (collective); its local block in
+/// node-shared memory where `node_shared` (host memory only).
 std::shared_ptr<ArrayBase> make_array(const AnyLayout& layout, DType dtype, MPI_Comm comm,
-                                      const std::string& order);
+                                      const std::string& order, bool node_shared = false);
 
 /// `a` as a TypedArray<T, D, Order>, or a ShapeMismatch naming `what` and what it is.
 template <class T, int D, class Order>

@@ -92,10 +92,11 @@ void bind_layout(py::module_& m) {
 void bind_array(py::module_& m) {
   py::class_<ArrayBase, std::shared_ptr<ArrayBase>>(m, "Array")
       .def(py::init([](const AnyLayout& layout, const std::string& dtype, std::uintptr_t comm,
-                       const std::string& order) {
-             return make_array(layout, dtype_from_name(dtype), comm_at(comm), order);
+                       const std::string& order, bool node_shared) {
+             return make_array(layout, dtype_from_name(dtype), comm_at(comm), order, node_shared);
            }),
-           py::arg("layout"), py::arg("dtype"), py::arg("comm"), py::arg("order"))
+           py::arg("layout"), py::arg("dtype"), py::arg("comm"), py::arg("order"),
+           py::arg("node_shared") = false)
       .def_property_readonly("dtype", [](const ArrayBase& a) { return std::string(dtype_name(a.dtype())); })
       .def_property_readonly("ndim", &ArrayBase::ndim)
       .def_property_readonly("order", &ArrayBase::order)

@@ -97,3 +97,27 @@ def test_plan_errors_on_every_rank(comm):
                              lambda: da.Plan(rows, da.Layout("block on 1", (64,)), np.float64, comm))
     assert raised_everywhere(comm, da.UsageError,
                              lambda: plan.execute([a, a], [da.DistArray(cols, np.float64, comm)]))
+
+
+def test_node_shared_destinations_go_in_one_pass(comm):
+    p = comm.size
+    shape = (45, 67)  # ragged at every rank count
+    source, destination = da.Layout(f"block,* on {p}x1", shape), da.Layout(f"*,cyclic(4) on 1x{p}", shape)
+    for dtype, order in ((np.float64, "F"), (np.complex64, "C")):
+        plan = da.Plan(source, destination, dtype, comm, destination_order=order, exchange="shared")
+        b = da.DistArray(destination, dtype, comm, order, node_shared=True)
+        for k in range(3):
+            a = da.DistArray.from_global(source, values(shape, dtype, k), comm)
+            b.local[...] = -1
+            plan.execute(a, b)
+            check(comm, b, values(shape, dtype, k), f"node-shared {dtype.__name__} {order}, execution {k}")
+        # Every rank of the one node passed a node-shared destination: nothing unpacked.
+        assert plan.report["unpack_launches"] == 0
+        private = da.DistArray(destination, dtype, comm, order)
+        plan.execute(da.DistArray.from_global(source, values(shape, dtype, 9), comm), private)
+        check(comm, private, values(shape, dtype, 9), "private destination after node-shared ones")
+        # The numpy view keeps the node-shared block alive after the array object goes.
+        view = b.local
+        del b
+        gc.collect()
+        view[...] = 0
