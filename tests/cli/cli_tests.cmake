@@ -54,6 +54,9 @@ distarray_cli_mpi_test(redist_np4_shared_one_pass 4 0
                        "to .*\\(node-shared\\).*exchange shared.*0 unpack.*verify +ok, every element"
                        redist --shape 130x70 --type f32 --from "cyclic(3),block on 2x2"
                        --to "block(40),cyclic on 4x1" --exchange shared --node-shared --verify)
+# explain cannot see the arrays: it says when the shared engine goes in one pass.
+distarray_cli_mpi_test(explain_shared_one_pass 2 0 "engine: shared, as asked.*node_shared on every rank of a node: one pass"
+                       explain --shape 64x64 --from "block,* on 2x1" --to "*,block on 1x2" --exchange shared)
 # The FFT-style transpose into column-major local blocks, and the other two order pairs.
 foreach(orders "row-major;column-major" "column-major;row-major" "column-major;column-major")
   list(GET orders 0 from_order)

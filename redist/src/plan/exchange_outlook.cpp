@@ -77,6 +77,12 @@ struct ArrayMemory {
   bool mpi_reads;  // MPI reads the arrays (host memory, or a GPU-aware MPI): datatypes can be
 };
 
+/// What the shared engine does with node-shared destinations (explain cannot
+/// see the arrays, so it says when).
+constexpr const char* one_pass =
+    "; into destination arrays made node_shared on every rank of a node: one pass, from each source "
+    "straight into the receivers' blocks, nothing to unpack";
+
 /// The engine a step's `options.exchange` leads to, and why (`shares_node`:
 /// some rank shares its node with another).
 std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, bool shares_node,
@@ -87,7 +93,8 @@ std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, 
   if (options.exchange == ExchangeEngine::shared)
     return "shared, as asked: packed into the receivers' windows within a node (shared memory; on a "
            "GPU, its memory through CUDA or HIP IPC, every rank on one node), by MPI between nodes "
-           "(alltoallv where neither can run or a node has no room)";
+           "(alltoallv where neither can run or a node has no room)" +
+           std::string(memory.host ? one_pass : "");
   if (max_bytes > std::min<index_t>(index_t(options.max_message_bytes), INT_MAX))
     return "p2p in chunks: a rank's messages exceed the collectives' int counts";
   if (options.exchange != ExchangeEngine::automatic)
@@ -105,7 +112,8 @@ std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, 
                                                  : "alltoallv and shared (host memory)";
   return timed +
          " timed on the first executions, the fastest kept (or read from the wisdom), then "
-         "watched: measured again when it runs 1.5x the runner-up, whose time is taken again now and then";
+         "watched: measured again when it runs 1.5x the runner-up, whose time is taken again now and then" +
+         (shares_node ? one_pass : "");
 }
 
 }  // namespace
