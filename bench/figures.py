@@ -12,6 +12,7 @@ import json
 import math
 import xml.etree.ElementTree as ElementTree
 
+import compare_summary
 import record_tables
 
 PREFIX = "ratio|"
@@ -26,7 +27,7 @@ def points(records):
     """What a figure of `records` shows: {(peer, case name): ratio as printed}, and the
     title that says which ranks."""
     cases = [c for r in records for c in r["cases"]]
-    shown = {(peer, case_name(c)): "%.2f" % ratio for peer, c, ratio in record_tables.compare_ratios(cases)}
+    shown = {(peer, case_name(c)): "%.2f" % ratio for peer, c, ratio in compare_summary.compare_ratios(cases)}
     ranks = sorted({c["ranks"] for c in cases})
     title = "distarray against its peers, %s rank%s: peer time / distarray time" % (
         " and ".join(map(str, ranks)), "" if ranks == [1] else "s")
@@ -54,11 +55,11 @@ def draw(records, svg_path):
     _, title = points(records)
     cases = [c for r in records for c in r["cases"]]
     kinds = list(dict.fromkeys(c["case"] for c in cases))  # along x, in the records' order
-    peers = [short for short, _, _, _ in record_tables.COMPARE_SUMMARY]
+    peers = [short for short, _, _, _ in compare_summary.COMPARE_SUMMARY]
     fig, ax = plt.subplots(figsize=(11, 4.8))
     colours = plt.get_cmap("tab10")
     labelled = set()
-    for peer, c, ratio in record_tables.compare_ratios(cases):
+    for peer, c, ratio in compare_summary.compare_ratios(cases):
         p, shown = peers.index(peer), "%.2f" % ratio
         x = kinds.index(c["case"]) + (p - (len(peers) - 1) / 2) * 0.1
         ax.plot([x], [float(shown)], "o", color=colours(p), markersize=4, alpha=0.8,
