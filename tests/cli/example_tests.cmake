@@ -22,13 +22,22 @@ endif()
 if(TARGET fft2d)
   # --help: the options the shared parser knows, status 0 (driver_main).
   distarray_program_test(examples.fft2d_help fft2d 0 0 "^usage: fft2d \\[--chunks VALUE\\] .*\\[--reps VALUE\\]" --help)
-  distarray_program_test(examples.fft2d_np3 fft2d 3 0 "2 bands: max relative difference from serial FFTW .* \\(ok\\)"
+  # One band into column-major columns (the default), and node-shared ones.
+  distarray_program_test(examples.fft2d_np3 fft2d 3 0
+                         "1 band, column-major columns: max relative difference from serial FFTW .* \\(ok\\)"
                          --n 60 --reps 2)
+  distarray_program_test(examples.fft2d_node_shared_np3 fft2d 3 0
+                         "1 band, column-major columns: .* \\(ok\\).*exchange shared, 0 unpack launches per band"
+                         --n 60 --reps 2 --exchange shared --node-shared)
   # Ragged bands (61 rows in 3 over 4 ranks), and more ranks than rows in a band.
-  distarray_program_test(examples.fft2d_bands_np4 fft2d 4 0 "3 bands: max relative difference .* \\(ok\\)"
+  distarray_program_test(examples.fft2d_bands_np4 fft2d 4 0 "3 bands, row-major columns: max relative difference .* \\(ok\\)"
                          --n 61 --chunks 3 --reps 1)
-  distarray_program_test(examples.fft2d_bands_np7 fft2d 7 0 "5 bands: max relative difference .* \\(ok\\)"
+  distarray_program_test(examples.fft2d_bands_np7 fft2d 7 0 "5 bands, row-major columns: max relative difference .* \\(ok\\)"
                          --n 5 --chunks 5 --reps 1)
+  # Bands into node-shared columns: the shared engine's one pass into views of one node-shared block.
+  distarray_program_test(examples.fft2d_node_shared_np4 fft2d 4 0
+                         "3 bands, row-major columns: .* \\(ok\\).*exchange shared, 0 unpack launches per band"
+                         --n 61 --chunks 3 --reps 2 --exchange shared --node-shared)
 endif()
 if(TARGET grid_to_grid)
   foreach(ranks 1 4)
