@@ -1,7 +1,9 @@
 #pragma once
 // The ADI solver of F independent fields (field f starts as (f+1) times the
 // base mode): states in rows (block,*), work arrays in rows and columns
-// (*,block), and the plan pair between them.  A step moves every field to
+// (*,block), and the plan pair between them.  The columns' local blocks are
+// column-major, so each column is contiguous for its solve (the transposes
+// write them so: FFTW-MPI's transposed-out layout).  A step moves every field to
 // columns in one batched transpose, then solves the fields' columns one
 // after another while the previous field travels back to rows
 // (Plan::start / Request::wait), and the fields' rows likewise while the
@@ -22,7 +24,9 @@
 namespace adi {
 
 using Array = distarray::DistArray<double, 2, Kokkos::HostSpace>;
-using Plan = distarray::Plan<double, 2, Kokkos::HostSpace>;
+using Columns = distarray::DistArray<double, 2, Kokkos::HostSpace, Kokkos::LayoutLeft>;
+using ToColumns = distarray::Plan<double, 2, Kokkos::HostSpace, Kokkos::LayoutRight, Kokkos::LayoutLeft>;
+using ToRows = distarray::Plan<double, 2, Kokkos::HostSpace, Kokkos::LayoutLeft, Kokkos::LayoutRight>;
 using Layout = distarray::Layout<2>;
 
 inline int ranks() {
@@ -56,8 +60,9 @@ class Solver {
   void step() {
     const double c = dt() / (2 * h_ * h_);
     for (std::size_t f = 0; f < u_.size(); ++f) explicit_rows(f, c);
-    to_cols_.execute(std::span<const Array>(work_), std::span<Array>(columns_));  // one exchange, all fields
-    distarray::Request back;  // one field on its way back to rows at a time
+    to_cols_.execute(std::span<const Array>(work_),
+                     std::span<Columns>(columns_));  // one exchange, all fields
+    distarray::Request back;                         // one field on its way back to rows at a time
     for (std::size_t f = 0; f < u_.size(); ++f) {
       columns(f, c);  // while field f - 1 travels back
       back.wait();
@@ -85,11 +90,10 @@ class Solver {
   }
 
   double transpose_seconds() const {
-    double s = 0;
-    for (const Plan* p : {&to_cols_, &to_rows_})
-      s += p->report().pack_seconds + p->report().exchange_seconds + p->report().unpack_seconds +
-           p->report().local_seconds;
-    return s;
+    const auto seconds = [](const distarray::PlanReport& r) {
+      return r.pack_seconds + r.exchange_seconds + r.unpack_seconds + r.local_seconds;
+    };
+    return seconds(to_cols_.report()) + seconds(to_rows_.report());
   }
 
  private:
@@ -105,15 +109,16 @@ class Solver {
     double* w = work_[f].local().data();
     for (index_t i = 0; i < local_rows(); ++i) explicit_line(u + i * n_, 1, w + i * n_, 1, n_, c);
   }
-  /// Along x (the local dimension of columns): implicit, then explicit.
+  /// Along x (the local dimension of columns, each contiguous): implicit, then explicit.
   void columns(std::size_t f, double c) {
     const index_t ncols = columns_[f].local_extents()[1];
     double* v = columns_[f].local().data();
     line_.resize(std::size_t(n_));
     for (index_t j = 0; j < ncols; ++j) {
-      solve_line(v + j, n_, ncols, c, scratch_);
-      for (index_t k = 0; k < n_; ++k) line_[std::size_t(k)] = v[j + k * ncols];
-      explicit_line(line_.data(), 1, v + j, ncols, n_, c);  // reads the copy, writes the column
+      double* column = v + j * n_;
+      solve_line(column, n_, 1, c, scratch_);
+      std::memcpy(line_.data(), column, sizeof(double) * std::size_t(n_));
+      explicit_line(line_.data(), 1, column, 1, n_, c);  // reads the copy, writes the column
     }
   }
   /// Along y again, the implicit half: work -> u.
@@ -126,8 +131,10 @@ class Solver {
   index_t n_;
   double h_;
   Layout rows_, cols_;
-  std::vector<Array> u_, work_, columns_;  // per field: state (rows), work (rows), columns
-  Plan to_cols_, to_rows_;
+  std::vector<Array> u_, work_;  // per field: state (rows), work (rows)
+  std::vector<Columns> columns_;
+  ToColumns to_cols_;
+  ToRows to_rows_;
   std::vector<double> scratch_, line_;
 };
 
