@@ -19,7 +19,7 @@ class DistArray:
     only) the local block lives in memory every rank of its node maps, and
     a plan on the shared engine writes into such destination arrays in one
     pass where every rank of the node passes one of a single construction
-    (the guide's "One pass into node-shared destinations")."""
+    (docs/guide.md, the shared engine)."""
 
     def __init__(self, layout, dtype, comm=None, order="C", node_shared=False):
         core_array = _core.Array(layout._layout, _dtype_name(dtype), _address(comm), order, bool(node_shared))
