@@ -3,8 +3,8 @@
 // base mode): states in rows (block,*), work arrays in rows and columns
 // (*,block), and the plan pair between them.  The columns' local blocks are
 // column-major, so each column is contiguous for its solve (the transposes
-// write them so: FFTW-MPI's transposed-out layout).  A step moves every field to
-// columns in one batched transpose, then solves the fields' columns one
+// write them so: FFTW-MPI's transposed-out layout).  A step moves every
+// field to columns in one batched transpose, then solves the fields' columns one
 // after another while the previous field travels back to rows
 // (Plan::start / Request::wait), and the fields' rows likewise while the
 // next field arrives.
@@ -60,9 +60,9 @@ class Solver {
   void step() {
     const double c = dt() / (2 * h_ * h_);
     for (std::size_t f = 0; f < u_.size(); ++f) explicit_rows(f, c);
-    to_cols_.execute(std::span<const Array>(work_),
-                     std::span<Columns>(columns_));  // one exchange, all fields
-    distarray::Request back;                         // one field on its way back to rows at a time
+    // One exchange moves every field to columns.
+    to_cols_.execute(std::span<const Array>(work_), std::span<Columns>(columns_));
+    distarray::Request back;  // one field on its way back to rows at a time
     for (std::size_t f = 0; f < u_.size(); ++f) {
       columns(f, c);  // while field f - 1 travels back
       back.wait();
