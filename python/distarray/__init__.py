@@ -127,10 +127,12 @@ class Plan:
         return self._plan.explain()
 
 
-def redistribute(a, layout, order=None, **options):
-    """A new array of ``layout`` holding ``a``'s values (a one-off Plan)."""
+def redistribute(a, layout, order=None, node_shared=False, **options):
+    """A new array of ``layout`` holding ``a``'s values (a one-off Plan),
+    node-shared where ``node_shared`` (with ``exchange="shared"`` it is
+    written in one pass)."""
     order = a.order if order is None else order
-    b = DistArray(layout, a.dtype, a.comm, order)
+    b = DistArray(layout, a.dtype, a.comm, order, node_shared)
     Plan(a.layout, layout, a.dtype, a.comm, a.order, order, **options).execute(a, b)
     return b
 

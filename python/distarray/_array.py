@@ -37,26 +37,28 @@ class DistArray:
         return a
 
     @classmethod
-    def from_global(cls, layout, array, comm=None, order="C"):
+    def from_global(cls, layout, array, comm=None, order="C", node_shared=False):
         """Each rank takes its part of ``array``, the whole global array (on
-        every rank; any array numpy or DLPack reads on the host)."""
+        every rank; any array numpy or DLPack reads on the host); the block
+        node-shared as in the constructor where ``node_shared``."""
         array = _host_array(array)
         if array.shape != layout.shape:
             raise ShapeMismatch(f"the array's shape {array.shape} is not the layout's {layout.shape}")
-        a = cls(layout, array.dtype, comm, order)
+        a = cls(layout, array.dtype, comm, order, node_shared)
         a._assign(array[a.global_indices()])
         return a
 
     @classmethod
-    def from_local(cls, layout, local, comm=None, order="C"):
+    def from_local(cls, layout, local, comm=None, order="C", node_shared=False):
         """A new array whose local block is a copy of ``local`` on each rank
         (its shape must be this rank's local shape): a DLPack array in the
         memory this build's arrays live in (a CuPy array or CUDA tensor on a
         CUDA build) is copied there directly, anything else numpy reads on
-        the host."""
+        the host; the block node-shared as in the constructor where
+        ``node_shared``."""
         on_device = _in_array_memory(local)
         dtype = _core.dlpack_dtype(local) if on_device else _host_array(local).dtype
-        a = cls(layout, dtype, comm, order)
+        a = cls(layout, dtype, comm, order, node_shared)
         error = None
         try:
             a._assign(local)

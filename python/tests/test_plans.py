@@ -1,6 +1,6 @@
 # Plans against numpy: random layout pairs of every dtype and rank, batches,
 # non-blocking executions (a request dropped before wait() included),
-# report and explain, redistribute; errors on every rank.
+# report and explain, redistribute; node-shared arrays (the one pass); errors on every rank.
 
 import gc
 
@@ -121,3 +121,26 @@ def test_node_shared_destinations_go_in_one_pass(comm):
         del b
         gc.collect()
         view[...] = 0
+
+
+def test_node_shared_from_global_from_local_and_redistribute(comm):
+    p = comm.size
+    shape = (23, 41)
+    source, destination = da.Layout(f"block,* on {p}x1", shape), da.Layout(f"*,cyclic(5) on 1x{p}", shape)
+    expected = values(shape, np.float64, 3)
+    plan = da.Plan(source, destination, np.float64, comm, destination_order="F", exchange="shared")
+    a = da.DistArray.from_global(source, expected, comm, node_shared=True)
+    made = {
+        "from_global": da.DistArray.from_global(destination, np.zeros(shape), comm, "F", node_shared=True),
+        "from_local": da.DistArray.from_local(
+            destination, np.full(destination.local_shape(comm.rank), 7.0), comm, "F", node_shared=True
+        ),
+        "redistribute": da.redistribute(a, destination, order="F", node_shared=True, exchange="shared"),
+    }
+    check(comm, a, expected, "from_global, node-shared source")
+    check(comm, made["redistribute"], expected, "redistribute into a node-shared array")
+    for how, b in made.items():
+        before = plan.report["unpack_launches"]
+        plan.execute(a, b)
+        check(comm, b, expected, f"into the node-shared array of {how}")
+        assert plan.report["unpack_launches"] == before, f"{how}: its array is not node-shared"

@@ -1,0 +1,107 @@
+#pragma once
+// Fake engines for the automatic engine's tests (test_automatic_watch.cpp,
+// test_automatic_contest.cpp): engines that take a set time, which a test
+// may change, and buffers that record which sides the engine holds.  The
+// tests keep their engines' times many milliseconds apart: on a loaded
+// machine (ctest -j 2, several ranks a core) a sleep overshoots by a
+// scheduler's slice, which once made 1-6 ms apart a coin toss.
+
+#include "exchange/exchange.hpp"  // redist/src: the engines' interface
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace distarray::detail::fake_engines {
+
+/// An engine whose executions take `seconds()` each, spent inside start.
+class TimedEngine final : public Exchange {
+ public:
+  TimedEngine(std::string name, std::function<double()> seconds)
+      : name_(std::move(name)), seconds_(std::move(seconds)) {}
+  void start(const Blocks&, PlanReport&) override {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_()));
+  }
+  bool test(const Blocks&, PlanReport&) override { return true; }
+  void wait(const Blocks&, PlanReport&) override {}
+  std::string name() const override { return name_; }
+
+ private:
+  std::string name_;
+  std::function<double()> seconds_;
+};
+
+/// An engine whose executions take `*seconds` (which the test may change).
+inline std::unique_ptr<Exchange> timed(std::string name, const double* seconds) {
+  return std::make_unique<TimedEngine>(std::move(name), [seconds] { return *seconds; });
+}
+
+/// Buffers that record which sides the engine holds; nothing else is used.
+class HeldBuffers final : public ExchangeBuffers {
+ public:
+  std::vector<std::pair<bool, bool>> held;
+  void hold_buffers(bool send, bool recv) override { held.emplace_back(send, recv); }
+
+  void pack(const void*) override { unused(); }
+  char* send_bytes() override { return unused(); }
+  char* recv_bytes() override { return unused(); }
+  void unpack(void*) override { unused(); }
+
+ private:
+  static char* unused() { throw std::logic_error("the automatic engine reached its engines' buffers"); }
+};
+
+/// Packing and datatypes (the send side typed, where `send_typed`), timed by
+/// `packed` and `typed`.
+inline std::vector<Contender> contenders(const double& packed, const double& typed, bool send_typed = true) {
+  std::vector<Contender> c;
+  c.push_back({timed("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
+  c.push_back({timed("datatype", &typed), ExchangeEngine::datatype, !send_typed, true});
+  return c;
+}
+
+/// An automatic engine over some contenders, the buffers it holds and the
+/// decisions it hands on.
+struct Watched {
+  explicit Watched(std::vector<Contender> contenders, std::optional<ExchangeEngine> known = {})
+      : automatic(make_automatic_exchange(
+            shape, buffers, std::move(contenders), [this](ExchangeEngine e) { decisions.push_back(e); },
+            known)) {}
+  void execute() {
+    automatic->start({}, report);
+    automatic->wait({}, report);
+  }
+  /// Executes until the engine in use is `name`, at most `limit` times; how many ran.
+  int execute_until(const std::string& name, int limit) {
+    int executions = 0;
+    for (; automatic->name() != name && executions < limit; ++executions) execute();
+    return executions;
+  }
+
+  const StepShape shape{MPI_COMM_WORLD, 0, 0, 1, sizeof(double), 1 << 30, {}, {}};
+  HeldBuffers buffers;
+  std::vector<ExchangeEngine> decisions;
+  PlanReport report;
+  const std::unique_ptr<Exchange> automatic;
+};
+
+using Held = std::vector<std::pair<bool, bool>>;
+
+/// Whether the automatic engine freed the send buffer at the choice, lent
+/// it to packing for a re-trial and took it back (more than once where a
+/// busy machine spoiled a re-trial), and held it again to measure: {false,
+/// true}, then {true, true} and {false, true} in turn, ending {true, true}.
+inline bool freed_lent_and_held(const Held& held) {
+  if (held.size() < 4 || held.size() % 2 != 0) return false;
+  for (std::size_t k = 0; k < held.size(); ++k)
+    if (held[k] != std::pair{k % 2 == 1, true}) return false;
+  return true;
+}
+
+}  // namespace distarray::detail::fake_engines

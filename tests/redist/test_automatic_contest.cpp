@@ -1,0 +1,97 @@
+// The automatic engine's contest (fake engines that take a set time): of
+// three it keeps the fastest and frees what it does not use; where trials
+// are cheap it takes the median of more rounds; one that cannot be made
+// (the shared windows refused) leaves the contest without failing an
+// execution.  At every rank count of test_exchange_mpi.
+
+#include "exchange/contest.hpp"  // redist/src: the rounds of trials
+#include "redist/fake_engines.hpp"
+
+#include <distarray/core/error.hpp>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+namespace distarray::detail {
+namespace {
+
+using namespace fake_engines;
+
+TEST(AutomaticEngine, KeepsTheFastestOfThreeAndFreesWhatItDoesNotUse) {
+  const double packed = 0.03, typed = 0.06, shared = 0.006;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.push_back({timed("shared", &shared), ExchangeEngine::shared, false, false});
+  Watched w(std::move(c));
+  for (int k = 0; k < 7; ++k) {  // a warm-up, then each engine twice
+    EXPECT_FALSE(w.automatic->settled()) << "settled after " << k << " executions";
+    w.execute();
+  }
+  ASSERT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "shared");
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::shared});
+  EXPECT_EQ(w.buffers.held, (Held{{false, false}})) << "messages go through the window: both buffers freed";
+}
+
+TEST(AutomaticEngine, TakesTheMedianOfMoreRoundsWhereTrialsAreCheap) {
+  // Datatypes take a quarter of packing's time one trial in three (the
+  // second, fifth, ...) and twice it otherwise: the best of two trials would
+  // keep them.  Rounds of 6 or 2.5 ms go on past two (four fill the budget),
+  // and the lower median of any three or more trials is 4 ms, however much
+  // a loaded machine oversleeps and cuts the rounds short.
+  const double packed = 0.002;
+  std::vector<Contender> c;
+  c.push_back({timed("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
+  c.push_back({std::make_unique<TimedEngine>("datatype",
+                                             [k = 0]() mutable {
+                                               constexpr double seconds[] = {0.004, 0.0005, 0.004};
+                                               return seconds[k++ % 3];
+                                             }),
+               ExchangeEngine::datatype, false, true});
+  Watched w(std::move(c));
+  int executions = 0;
+  for (; !w.automatic->settled() && executions <= 1 + 2 * Contest::max_rounds; ++executions) w.execute();
+  EXPECT_GT(executions, 1 + 2 * Contest::min_rounds) << "no more than the fewest rounds";
+  EXPECT_LE(executions, 1 + 2 * Contest::max_rounds);
+  EXPECT_EQ(w.automatic->name(), "alltoallv");
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::alltoallv});
+}
+
+/// The shared window's contender, refused where it is made (no room in /dev/shm).
+Contender refused_shared() {
+  return {nullptr, ExchangeEngine::shared, false, false,
+          []() -> std::unique_ptr<Exchange> { throw Error("shared exchange: no room in /dev/shm"); }};
+}
+
+TEST(AutomaticEngine, AContenderThatCannotBeMadeLeavesTheContest) {
+  const double packed = 0.024, typed = 0.004;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.push_back(refused_shared());
+  Watched w(std::move(c));
+  // A warm-up, packing and datatypes once, the refusal (this execution
+  // packs), then rounds of the two (two: each takes 28 ms).
+  const int executions = w.execute_until("datatype", 3 + 1 + 2 * Contest::max_rounds + 1);
+  EXPECT_EQ(w.automatic->name(), "datatype") << "after " << executions << " executions";
+  EXPECT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::datatype});
+  for (int k = 0; k < 2 * 8 + 2; ++k) w.execute();  // watches: the runner-up is packing now
+  EXPECT_EQ(w.automatic->name(), "datatype");
+}
+
+TEST(AutomaticEngine, AWisdomsEngineThatCannotBeMadeHereLeavesPacking) {
+  const double packed = 0.001, typed = 0.001;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.pop_back();  // packing and the shared window only
+  c.push_back(refused_shared());
+  Watched w(std::move(c), ExchangeEngine::shared);
+  EXPECT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "alltoallv");
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::alltoallv}) << "the wisdom learns it";
+  EXPECT_TRUE(w.buffers.held.empty()) << "packing keeps both buffers";
+  for (int k = 0; k < 2 * 8 + 2; ++k) w.execute();
+  EXPECT_EQ(w.automatic->name(), "alltoallv");
+}
+
+}  // namespace
+}  // namespace distarray::detail
