@@ -70,7 +70,8 @@ std::vector<const NodeMemory*> registry;
 
 }  // namespace
 
-NodeMemory::NodeMemory(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, const char* what) {
+NodeMemory::NodeMemory(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, const char* what, Where where)
+    : where_(where) {
   me_ = rank_of(node);
   const int ranks = ranks_of(node);
   const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
@@ -89,12 +90,19 @@ NodeMemory::NodeMemory(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, cons
     processes_.push_back(mine_and_all[3 + 2 * std::size_t(r)]);
   }
   maps_.assign(std::size_t(ranks), nullptr);
+  if (where == Where::host)
+    map_host(mine, agree_on, what);
+  else
+    map_device(node, mine, agree_on, what);
+}
+
+void NodeMemory::map_host(std::size_t mine, MPI_Comm agree_on, const char* what) {
   std::string error;
   const std::string own = block_name(making_, me_);
   maps_[std::size_t(me_)] = map_block(own, mine, true, error);
   try {
     agree<Error>(agree_on, !error.empty(), std::string(what) + ": " + error);
-    for (int r = 0; r < ranks && error.empty(); ++r)
+    for (int r = 0; r < ranks() && error.empty(); ++r)
       if (r != me_)
         maps_[std::size_t(r)] = map_block(block_name(making_, r), sizes_[std::size_t(r)], false, error);
     agree<Error>(agree_on, !error.empty(), std::string(what) + ": " + error);
@@ -108,18 +116,25 @@ NodeMemory::NodeMemory(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, cons
 
 NodeMemory::~NodeMemory() { unmap(); }
 
+std::size_t NodeMemory::alignment() const {
+  // (Device allocations: cudaMalloc and hipMalloc align to 256 bytes at least.)
+  return where_ == Where::host ? std::size_t(sysconf(_SC_PAGESIZE)) : 256;
+}
+
 void NodeMemory::unmap() {
+  if (where_ == Where::device) return unmap_device();
   for (std::size_t r = 0; r < maps_.size(); ++r)
     if (maps_[r]) munmap(maps_[r], sizes_[r]);
   maps_.clear();
 }
 
-std::shared_ptr<const NodeMemory> make_node_shared(MPI_Comm comm, std::size_t bytes) {
+std::shared_ptr<const NodeMemory> make_node_shared(MPI_Comm comm, std::size_t bytes,
+                                                   NodeMemory::Where where) {
   MPI_Comm node = MPI_COMM_NULL;
   DISTARRAY_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_of(comm), MPI_INFO_NULL, &node));
   std::unique_ptr<NodeMemory> memory;
   try {
-    memory = std::make_unique<NodeMemory>(node, bytes, comm, "a node-shared block");
+    memory = std::make_unique<NodeMemory>(node, bytes, comm, "a node-shared block", where);
   } catch (const Error& e) {
     MPI_Comm_free(&node);
     throw AllocationError(e.what());

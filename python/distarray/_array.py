@@ -15,8 +15,9 @@ class DistArray:
     """A global array of ``layout`` over the ranks of ``comm`` (mpi4py,
     default COMM_WORLD), ``dtype`` one of float32, float64, int32, int64,
     complex64, complex128; each rank's local block in ``order`` "C" or "F".
-    Construction is collective. With ``node_shared=True`` (host memory
-    only) the local block lives in memory every rank of its node maps, and
+    Construction is collective. With ``node_shared=True`` the local block
+    lives in memory every rank of its node maps (on a GPU build, device
+    memory the node's ranks open through CUDA or HIP IPC), and
     a plan on the shared engine writes into such destination arrays in one
     pass where every rank of the node passes one of a single construction
     (docs/guide.md, the shared engine)."""

@@ -48,17 +48,14 @@ template DType dtype_of<std::complex<double>>();
 
 std::shared_ptr<ArrayBase> make_array(const AnyLayout& layout, DType dtype, MPI_Comm comm,
                                       const std::string& order, bool node_shared) {
-  if (node_shared && !host_memory)  // (alike on every rank: no collective started)
-    throw UsageError("node_shared: node-shared arrays live in host memory, this build's in GPU memory");
   return std::visit(
       [&]<int D>(const Layout<D>& l) -> std::shared_ptr<ArrayBase> {
         return with_dtype(dtype, [&]<class T>(Tag<T>) {
           return with_order(order, [&]<class O>(Tag<O>) -> std::shared_ptr<ArrayBase> {
             using Array = DistArray<T, D, ArraySpace, O>;
             py::gil_scoped_release release;
-            if constexpr (host_memory)
-              if (node_shared)
-                return std::make_shared<TypedArray<T, D, O>>(Array(l, comm, distarray::node_shared));
+            if (node_shared)
+              return std::make_shared<TypedArray<T, D, O>>(Array(l, comm, distarray::node_shared));
             return std::make_shared<TypedArray<T, D, O>>(Array(l, comm));
           });
         });

@@ -193,7 +193,7 @@ void TypedArray<T, D, Order>::assign_dlpack(const py::object& source) {
 }
 
 /// A new array of `layout` on `comm` (collective); its local block in
-/// node-shared memory where `node_shared` (host memory only).
+/// node-shared memory where `node_shared` (host or device memory: DistArray's).
 std::shared_ptr<ArrayBase> make_array(const AnyLayout& layout, DType dtype, MPI_Comm comm,
                                       const std::string& order, bool node_shared = false);
 

@@ -8,24 +8,24 @@
 #include <Kokkos_Core.hpp>
 
 #include <memory>
-#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace distarray::testing {
 
 /// A view of `v`'s elements in a node-shared block made for it (collective
-/// over MPI_COMM_WORLD), which `keep` holds; host memory only.
+/// over MPI_COMM_WORLD) in its memory space (HostSpace or the device's, as
+/// DistArray's node_shared constructor), which `keep` holds.
 template <class View>
 View node_shared_copy(const View& v, std::vector<std::shared_ptr<const detail::NodeMemory>>& keep) {
   using T = typename View::value_type;
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename View::memory_space>::accessible) {
-    keep.push_back(detail::make_node_shared(MPI_COMM_WORLD, v.size() * sizeof(T)));
-    const View copy(reinterpret_cast<T*>(keep.back()->block(keep.back()->me())), v.size());
-    Kokkos::deep_copy(copy, v);
-    return copy;
-  } else {
-    throw std::logic_error("node-shared blocks live in host memory");
-  }
+  constexpr bool host = std::is_same_v<typename View::memory_space, Kokkos::HostSpace>;
+  keep.push_back(
+      detail::make_node_shared(MPI_COMM_WORLD, v.size() * sizeof(T),
+                               host ? detail::NodeMemory::Where::host : detail::NodeMemory::Where::device));
+  const View copy(reinterpret_cast<T*>(keep.back()->block(keep.back()->me())), v.size());
+  Kokkos::deep_copy(copy, v);
+  return copy;
 }
 
 }  // namespace distarray::testing

@@ -13,12 +13,20 @@
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 
+#include <unistd.h>
+
 #include <cstddef>
 
 namespace distarray {
 namespace {
 
 using Bytes = Kokkos::View<char*, Kokkos::DefaultExecutionSpace::memory_space, Kokkos::MemoryUnmanaged>;
+
+/// `bytes` rounded up to whole pages, as NodeMemory allocates.
+std::size_t whole_pages(std::size_t bytes) {
+  const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+  return (bytes + page - 1) / page * page;
+}
 
 TEST(DeviceSegments, EveryRankOfTheNodeReadsEveryOthersSegment) {
   MPI_Comm node = detail::node_communicator(MPI_COMM_WORLD);
@@ -33,7 +41,7 @@ TEST(DeviceSegments, EveryRankOfTheNodeReadsEveryOthersSegment) {
     Kokkos::fence();
     MPI_Barrier(node);
     for (int r = 0; r < ranks; ++r) {
-      ASSERT_EQ(segments.bytes_of(r), 1000 + 5000 * std::size_t(r));
+      ASSERT_EQ(segments.bytes_of(r), whole_pages(1000 + 5000 * std::size_t(r)));
       const auto seen = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{},
                                                             Bytes(segments.segment(r), segments.bytes_of(r)));
       EXPECT_EQ(seen(0), 'a' + r) << "rank " << r;

@@ -27,12 +27,13 @@ namespace {
 
 using testing::ranks_text;
 using testing::world_rank;
-using Host = Kokkos::HostSpace;  // node-shared blocks live in host memory
+// Host memory, or a GPU's (its node-shared blocks opened through CUDA or HIP IPC).
+using Space = Kokkos::DefaultExecutionSpace::memory_space;
 
 /// A plan `from` -> `to` on the shared engine.
 template <class DestOrder>
-Plan<double, 2, Host, Kokkos::LayoutRight, DestOrder> shared_plan(const Layout<2>& from,
-                                                                  const Layout<2>& to) {
+Plan<double, 2, Space, Kokkos::LayoutRight, DestOrder> shared_plan(const Layout<2>& from,
+                                                                   const Layout<2>& to) {
   PlanOptions options;
   options.method = RedistMethod::direct;
   options.exchange = ExchangeEngine::shared;
@@ -61,8 +62,8 @@ void one_pass_case(const std::string& from_text, const std::string& to_text, con
                (std::is_same_v<DestOrder, Kokkos::LayoutLeft> ? ", column-major" : ", row-major"));
   const auto from = Layout<2>::parse(from_text, shape), to = Layout<2>::parse(to_text, shape);
   auto plan = shared_plan<DestOrder>(from, to);
-  DistArray<double, 2, Host> a(from, MPI_COMM_WORLD);
-  DistArray<double, 2, Host, DestOrder> shared(to, MPI_COMM_WORLD, node_shared), plain(to, MPI_COMM_WORLD);
+  DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
+  DistArray<double, 2, Space, DestOrder> shared(to, MPI_COMM_WORLD, node_shared), plain(to, MPI_COMM_WORLD);
   testing::fill_pattern(a);
   execute_checked(plan, a, shared);
   EXPECT_EQ(plan.report().exchange, "shared");
@@ -71,13 +72,13 @@ void one_pass_case(const std::string& from_text, const std::string& to_text, con
   execute_checked(plan, a, world_rank() == 0 ? plain : shared);
   EXPECT_EQ(unpacked(plan.report()), plan.report().messages_received > 0);
   // A second node-shared destination: the tables placed anew, and back.
-  DistArray<double, 2, Host, DestOrder> other(to, MPI_COMM_WORLD, node_shared);
+  DistArray<double, 2, Space, DestOrder> other(to, MPI_COMM_WORLD, node_shared);
   execute_checked(plan, a, other);
   execute_checked(plan, a, shared);
   EXPECT_FALSE(unpacked(plan.report()));
   // Batches go array by array, each in one pass.
-  std::vector<DistArray<double, 2, Host>> as{a, a};
-  std::vector<DistArray<double, 2, Host, DestOrder>> bs{shared, other};
+  std::vector<DistArray<double, 2, Space>> as{a, a};
+  std::vector<DistArray<double, 2, Space, DestOrder>> bs{shared, other};
   for (auto& b : bs) Kokkos::deep_copy(b.local(), -1.0);
   plan.execute(std::span(as), std::span(bs));
   for (const auto& b : bs) EXPECT_EQ(testing::local_mismatches(b), 0) << "batch";
@@ -104,8 +105,8 @@ TEST(OnePass, WithinEachEmulatedNodeAndByMpiBetween) {
   const auto from = Layout<2>::parse("cyclic(4),* on " + p + "x1", shape);
   const auto to = Layout<2>::parse("*,cyclic(3) on 1x" + p, shape);
   auto plan = shared_plan<Kokkos::LayoutLeft>(from, to);
-  DistArray<double, 2, Host> a(from, MPI_COMM_WORLD);
-  DistArray<double, 2, Host, Kokkos::LayoutLeft> b(to, MPI_COMM_WORLD, node_shared);
+  DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
+  DistArray<double, 2, Space, Kokkos::LayoutLeft> b(to, MPI_COMM_WORLD, node_shared);
   testing::fill_pattern(a);
   execute_checked(plan, a, b);
   // Unpacked: only what came from the other node, in one launch.
@@ -123,8 +124,8 @@ void transforms_into_node_shared_b(std::mt19937& rng, int cases, int pairs, bool
   options.exchange = ExchangeEngine::shared;
   for (int k = 0; k < cases; ++k) {
     const auto c = testing::draw_case<T>(rng, MatrixOp(pick(2)), scalars[pick(3)], scalars[pick(3)]);
-    MatrixTransform<T, Host> t(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,
-                               MatrixExecutions::any, options);
+    MatrixTransform<T, Space> t(c.a, c.a_at, c.b, c.b_at, c.extent, c.op, MPI_COMM_WORLD,
+                                MatrixExecutions::any, options);
     const std::string what = "case " + std::to_string(k) + ", " + testing::describe(c);
     EXPECT_EQ(testing::wrong_elements(c, t, what, pairs, true), 0) << what;
     if (one_node) EXPECT_EQ(t.report().unpack_launches, 0) << what << ": one pass, nothing to unpack";

@@ -86,6 +86,17 @@ TEST(Refusals, AnAllocationThatFailsOnOneRankOnly) {
       "node-shared array",
       [&] { DistArray<double, 1, Kokkos::HostSpace> a(huge, MPI_COMM_WORLD, node_shared); },
       "cannot allocate the node-shared local block of layout");
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  expect_agreed<AllocationError>(
+      "node-shared array in device memory",
+      [&] { DistArray<double, 1> a(huge, MPI_COMM_WORLD, node_shared); },
+      "cannot allocate the node-shared local block of layout");
+#else
+  expect_agreed<AllocationError>(
+      "node-shared device memory in a build without a GPU",
+      [] { detail::make_node_shared(MPI_COMM_WORLD, 64, detail::NodeMemory::Where::device); },
+      "a node-shared block: this build has no CUDA or HIP IPC");
+#endif
   // Sizes that overflow are layout errors before any allocation.
   expect_agreed<LayoutError>(
       "2^64 elements",

@@ -33,7 +33,7 @@ constexpr CommandUsage commands[] = {
      "         column-major gives it FFTW-MPI's transposed local blocks; --wisdom (or\n"
      "         DISTARRAY_WISDOM) reads the cost model and engine choices measured before, and\n"
      "         adds what this run measures; --node-shared makes the destination array\n"
-     "         node-shared (host memory), which the shared engine fills in one pass\n"},
+     "         node-shared (host or device memory), which the shared engine fills in one pass\n"},
     {"explain",
      "  explain --shape NxM --from TEXT --to TEXT [--type T] [--from-order O] [--to-order O]\n"
      "         [--method M] [--schedule S] [--exchange E] [--ts SEC] [--te SEC] [--renumber]\n"

@@ -1,12 +1,7 @@
-// DeviceSegments (node_segments.hpp), on CUDA or HIP (gpu_ipc.hpp: the
-// same calls): each rank allocates its segment with cudaMalloc / hipMalloc
-// (Kokkos' allocations may come from a stream-ordered pool, whose memory
-// has no IPC handle), the node's ranks exchange the handles,
-// each opens its peers' once, and the ranks agree at each stage.  Released
-// without a collective, like NodeSegments: a rank closes its peers' mappings
-// and frees its own, after its last execution (which every rank's kernel
-// writes have completed before: the engine's node barrier), once its own
-// stream has run dry.
+// DeviceSegments (node_segments.hpp), on CUDA or HIP (core's gpu_ipc.hpp:
+// the same calls): the segments are a NodeMemory on the device, whose
+// release waits for this process's stream (the engine's node barrier has
+// every rank's writes of its last execution before it).
 //
 // Interprocess events (cudaIpcGetEventHandle / hipIpcGetEventHandle) order the node's kernels on
 // the device, with no host synchronisation (issue 52, item 2): each rank
@@ -85,39 +80,16 @@ void wait_for_peers(const std::vector<void*>& events, int me, void* stream) {
 
 bool device_segments_built() { return true; }
 
-DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on) : me_(rank_of(node)) {
-  const int ranks = ranks_of(node);
-  maps_.assign(std::size_t(ranks), nullptr);
-  sizes_.assign(std::size_t(ranks), 0);
-  std::string error;
-  void* mine = nullptr;
-  gpu::mem_handle_t handle{};
-  if (const gpu::error_t s = gpu::allocate(&mine, std::max<std::size_t>(bytes, 1)); s != gpu::success)
-    error = failed(gpu::name("Malloc") + " of " + std::to_string(bytes) + " bytes", s);
-  else if (const gpu::error_t h = gpu::get_mem_handle(&handle, mine); h != gpu::success)
-    error = failed(gpu::name("IpcGetMemHandle"), h);
-  maps_[std::size_t(me_)] = static_cast<char*>(mine);
+DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on)
+    : memory_(node, bytes, agree_on, "shared exchange on device memory", NodeMemory::Where::device),
+      me_(memory_.me()) {
+  for (int r = 0; r < memory_.ranks(); ++r) {
+    maps_.push_back(memory_.block(r));
+    sizes_.push_back(memory_.bytes_of(r));
+  }
   try {
-    agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
-    std::vector<gpu::mem_handle_t> handles(static_cast<std::size_t>(ranks));
-    unsigned long long size = bytes;
-    DISTARRAY_MPI_CHECK(MPI_Allgather(&handle, int(sizeof handle), MPI_BYTE, handles.data(),
-                                      int(sizeof handle), MPI_BYTE, node));
-    std::vector<unsigned long long> sizes(static_cast<std::size_t>(ranks));
-    DISTARRAY_MPI_CHECK(
-        MPI_Allgather(&size, 1, MPI_UNSIGNED_LONG_LONG, sizes.data(), 1, MPI_UNSIGNED_LONG_LONG, node));
-    sizes_.assign(sizes.begin(), sizes.end());
-    for (int r = 0; r < ranks && error.empty(); ++r) {
-      if (r == me_) continue;
-      void* theirs = nullptr;
-      const gpu::error_t s = gpu::open_mem_handle(&theirs, handles[std::size_t(r)]);
-      if (s != gpu::success)
-        error = failed(gpu::name("IpcOpenMemHandle") + " of node rank " + std::to_string(r), s);
-      maps_[std::size_t(r)] = static_cast<char*>(theirs);
-    }
-    agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
     for (auto* events : {&packed_, &unpacked_}) {
-      error = open_events(node, *events);
+      const std::string error = open_events(node, *events);
       agree<Error>(agree_on, !error.empty(), "shared exchange on device memory: " + error);
     }
   } catch (...) {
@@ -126,6 +98,7 @@ DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_
   }
 }
 
+void DeviceSegments::hand_over(PlacedBuffers& b) { record_mine(unpacked_, b); }
 void DeviceSegments::before_pack(PlacedBuffers& b) { wait_for_peers(unpacked_, me_, b.device_stream()); }
 void DeviceSegments::after_pack(PlacedBuffers& b) { record_mine(packed_, b); }
 void DeviceSegments::before_unpack(PlacedBuffers& b) { wait_for_peers(packed_, me_, b.device_stream()); }
@@ -137,33 +110,25 @@ void DeviceSegments::record_mine(const std::vector<void*>& events, PlacedBuffers
 }
 
 void DeviceSegments::release() {
-  // This process's kernels that read or write the segments (and wait for
-  // the events) complete first.  Errors ignored: nothing to do about them
-  // in a destructor.
+  // This process's kernels that wait for the events complete first.  Errors
+  // ignored: nothing to do about them in a destructor.
   (void)gpu::synchronize_device();
   for (auto* events : {&packed_, &unpacked_})
     for (void* e : *events)
       if (e) (void)gpu::destroy_event(static_cast<gpu::event_t>(e));
   packed_.clear();
   unpacked_.clear();
-  for (std::size_t r = 0; r < maps_.size(); ++r) {
-    if (!maps_[r]) continue;
-    if (int(r) == me_)
-      (void)gpu::free(maps_[r]);
-    else
-      (void)gpu::close_mem_handle(maps_[r]);
-  }
-  maps_.clear();
 }
 
 #else
 
 bool device_segments_built() { return false; }
 
-DeviceSegments::DeviceSegments(MPI_Comm, std::size_t, MPI_Comm agree_on) {
-  agree<Error>(agree_on, true, "shared exchange on device memory: this build has no CUDA or HIP IPC");
-}
+// (NodeMemory refuses device memory where the build has no IPC.)
+DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on)
+    : memory_(node, bytes, agree_on, "shared exchange on device memory", NodeMemory::Where::device) {}
 
+void DeviceSegments::hand_over(PlacedBuffers&) {}
 void DeviceSegments::before_pack(PlacedBuffers&) {}
 void DeviceSegments::after_pack(PlacedBuffers&) {}
 void DeviceSegments::before_unpack(PlacedBuffers&) {}

@@ -32,7 +32,12 @@ class Segments {
   // memory (DeviceSegments) interprocess events on the step's stream, so
   // that the host never waits for the device: a pack waits for the peers'
   // last unpacks (which read the window it is about to write), an unpack
-  // for the peers' last packs.
+  // for the peers' last packs.  For a one pass (one_pass.hpp), at each start
+  // before the rank posts: hand_over, its destination handed to the peers
+  // that write into it, on a device after every kernel of its stream so far
+  // (the caller's on the destination included), as an unpack is: the peers'
+  // passes wait for it in their before_pack.
+  virtual void hand_over(PlacedBuffers&) {}
   virtual void before_pack(PlacedBuffers&) {}
   virtual void after_pack(PlacedBuffers& b) { b.fence(); }
   virtual void before_unpack(PlacedBuffers&) {}
@@ -68,9 +73,8 @@ class NodeSegments final : public Segments {
 /// Whether this build maps other processes' device memory (CUDA or HIP IPC).
 bool device_segments_built();
 
-/// Segments in the memory of this process's GPU, each made by its rank
-/// (cudaMalloc / hipMalloc: its own allocation, which an IPC handle needs)
-/// and opened by the node's other ranks through CUDA or HIP IPC
+/// Segments in the memory of this process's GPU: NodeMemory's device blocks
+/// (core/src/device_node_memory.cpp), ordered by interprocess events
 /// (device_segments.cpp).
 class DeviceSegments final : public Segments {
  public:
@@ -80,6 +84,7 @@ class DeviceSegments final : public Segments {
   DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on);
   ~DeviceSegments() override;
 
+  void hand_over(PlacedBuffers& b) override;
   void before_pack(PlacedBuffers& b) override;
   void after_pack(PlacedBuffers& b) override;
   void before_unpack(PlacedBuffers& b) override;
@@ -89,9 +94,10 @@ class DeviceSegments final : public Segments {
   void release();
   /// Records this process's event of `events` on the step's stream.
   void record_mine(const std::vector<void*>& events, PlacedBuffers& b) const;
-  int me_ = 0;  // the segment this process allocated; the others it opened
+  NodeMemory memory_;
+  int me_ = 0;
   // Per node rank, an interprocess event (cudaEvent_t / hipEvent_t) recorded after its
-  // packs and one after its unpacks: this process's own, the peers' opened.
+  // packs and one after its unpacks and hand-overs: this process's own, the peers' opened.
   std::vector<void*> packed_, unpacked_;
 };
 

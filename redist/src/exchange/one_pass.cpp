@@ -85,15 +85,15 @@ void append_moved(CopyTable& all, const CopyTable& t, index_t local, index_t buf
 
 OnePass::OnePass(const StepShape& shape, MPI_Comm node, const std::vector<int>& node_rank,
                  const CopyTable& send, const CopyTable& recv, const CopyTable& placed,
-                 PlacedBuffers& buffers)
+                 PlacedBuffers& buffers, NodeMemory::Where where)
     : shape_(shape),
       node_(node),
       node_rank_(node_rank),
       send_(send),
       recv_(recv),
       buffers_(buffers),
-      slots_(node, fields * sizeof(long long), shape.comm, "shared exchange"),
-      pages_hold_elements_(std::size_t(sysconf(_SC_PAGESIZE)) % shape.element_bytes == 0) {
+      where_(where),
+      slots_(node, fields * sizeof(long long), shape.comm, "shared exchange") {
   const auto off_node = [this](int rank) { return node_rank_[std::size_t(rank)] == MPI_UNDEFINED; };
   outgoing_ = messages_of(placed, off_node);
   incoming_ = messages_of(recv, off_node);
@@ -123,7 +123,10 @@ OnePass::Post OnePass::read_post(int r) const {
 bool OnePass::ready(const void* out) {
   ++execution_;
   const NodeSharedPlace held = node_shared_holding(out);
-  const bool mine = held.memory && held.offset % shape_.element_bytes == 0 && pages_hold_elements_;
+  // (Blocks whole elements apart in any mapping: alike on every rank.)
+  const bool mine = held.memory && held.memory->where() == where_ &&
+                    held.memory->alignment() % shape_.element_bytes == 0 &&
+                    held.offset % shape_.element_bytes == 0;
   Post own{{0, 0}, -1, static_cast<long long>(getpid())};
   if (mine) own = {held.memory->making(), static_cast<long long>(held.offset), own.process};
   post(own);

@@ -32,13 +32,15 @@ class OnePass {
   /// Collective over `node` (the step's ranks on this node; `node_rank`:
   /// each step rank's number in it, MPI_UNDEFINED off it); `placed`: the
   /// shared engine's send table placed in its segments; `buffers` runs the
-  /// one pass (PlacedBuffers::pass).
+  /// one pass (PlacedBuffers::pass); `where`: the step's memory, which
+  /// the destinations' node-shared blocks must be in.
   OnePass(const StepShape& shape, MPI_Comm node, const std::vector<int>& node_rank, const CopyTable& send,
-          const CopyTable& recv, const CopyTable& placed, PlacedBuffers& buffers);
+          const CopyTable& recv, const CopyTable& placed, PlacedBuffers& buffers, NodeMemory::Where where);
 
   /// Whether this execution, into the destination block `out`, goes in one
   /// pass (the same answer on every rank of the node).  Call once per
-  /// execution on every rank of the node, before any write into a peer.
+  /// execution on every rank of the node, before any write into a peer and
+  /// after the segments' hand_over (node_segments.hpp).
   bool ready(const void* out);
   /// The one pass of an execution ready() accepted: the local block `in`
   /// into the node's destination blocks, and the messages to other nodes
@@ -67,9 +69,9 @@ class OnePass {
   CopyTable send_, recv_;  // (copies: the engine's are gone after planning; cleared by join())
   PlacedBuffers& buffers_;
   CopyTable outgoing_, incoming_;  // the messages to and from other nodes (PlacedBuffers::set_other_nodes)
-  NodeMemory slots_;               // one per node rank: its posts
-  bool pages_hold_elements_;       // blocks on pages are whole elements apart in any mapping
-  long long execution_ = 0;        // executions started
+  NodeMemory::Where where_;
+  NodeMemory slots_;                             // one per node rank, in host memory: its posts
+  long long execution_ = 0;                      // executions started
   std::vector<std::pair<int, OwnCopy>> joined_;  // per peer of the node (node rank)
   bool joined_done_ = false;
   std::vector<Post> placed_for_;  // the posts the current tables were placed for

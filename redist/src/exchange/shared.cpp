@@ -100,8 +100,9 @@ class SharedExchange final : public Exchange {
     for (const auto& m : recv.messages)
       if (node_rank[std::size_t(m.rank)] == MPI_UNDEFINED) from_other_nodes_.push_back(m);
     placed_ = &buffers.placed(placed);
-    if (!device_memory)
-      one_pass_ = std::make_unique<OnePass>(shape, node_, node_rank, send, recv, placed, *placed_);
+    one_pass_ =
+        std::make_unique<OnePass>(shape, node_, node_rank, send, recv, placed, *placed_,
+                                  device_memory ? NodeMemory::Where::device : NodeMemory::Where::host);
   }
   SharedExchange(const SharedExchange&) = delete;
   SharedExchange& operator=(const SharedExchange&) = delete;
@@ -116,7 +117,8 @@ class SharedExchange final : public Exchange {
     double t = MPI_Wtime();
     current_ = (current_ + 1) % windows;
     char* const mine = window(me_);
-    one_pass_now_ = one_pass_ && one_pass_->ready(blocks.out[0]);
+    segments_->hand_over(*placed_);  // (before ready() posts)
+    one_pass_now_ = one_pass_->ready(blocks.out[0]);
     requests_.clear();
     for (const auto& m : from_other_nodes_)
       post_message(shape_, false, mine, m, shape_.payload_tag, requests_);
@@ -166,7 +168,7 @@ class SharedExchange final : public Exchange {
   std::unique_ptr<Segments> segments_;  // each rank's: `windows` windows of window_ bytes
   std::size_t window_ = 0;
   PlacedBuffers* placed_ = nullptr;
-  std::unique_ptr<OnePass> one_pass_;                 // host memory only
+  std::unique_ptr<OnePass> one_pass_;
   bool one_pass_now_ = false;                         // the execution in progress goes in one pass
   std::vector<CopyTable::Message> to_other_nodes_;    // offsets in this rank's window
   std::vector<CopyTable::Message> from_other_nodes_;  // offsets in this rank's window

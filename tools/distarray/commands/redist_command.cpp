@@ -19,15 +19,10 @@ namespace distarray::cli {
 namespace {
 
 /// The destination array, node-shared where `node_shared_asked`
-/// (--node-shared: the shared engine then goes in one pass); host memory only.
+/// (--node-shared: the shared engine then goes in one pass).
 template <class Array, int D>
 Array destination(const Layout<D>& layout, MPI_Comm comm, bool node_shared_asked) {
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Array::memory_space>::accessible) {
-    if (node_shared_asked) return Array(layout, comm, node_shared);
-  } else if (node_shared_asked) {
-    throw UsageError("--node-shared needs arrays in host memory; this build keeps them on its device");
-  }
-  return Array(layout, comm);
+  return node_shared_asked ? Array(layout, comm, node_shared) : Array(layout, comm);
 }
 
 struct RedistRun {

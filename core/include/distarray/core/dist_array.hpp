@@ -23,6 +23,7 @@
 
 #include <climits>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #ifdef DISTARRAY_INCLUDING_DETAIL_FROM_DIST_ARRAY
@@ -57,21 +58,25 @@ class DistArray {
   }
 
   /// The same, with the local block in memory every rank of this node maps
-  /// (POSIX shared memory, host memory spaces only), so that the shared
-  /// engine writes each element straight from its source into this array
-  /// in one pass, where every destination array of the node is node-shared.
-  /// The block lives as long as a copy of this DistArray does (a copy of
+  /// (HostSpace: POSIX shared memory; the device's memory space: CUDA or
+  /// HIP IPC, the node's ranks sharing its GPU), so that the shared engine
+  /// writes each element straight from its source into this array in one
+  /// pass, where every destination array of the node is node-shared.  The
+  /// block lives as long as a copy of this DistArray does (a copy of
   /// local() alone does not keep it).
   DistArray(const Layout<D>& layout, MPI_Comm comm, NodeShared)
       : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
-    static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible,
-                  "a node-shared DistArray lives in host memory");
+    constexpr bool host = std::is_same_v<MemorySpace, Kokkos::HostSpace>;
+    static_assert(host || std::is_same_v<MemorySpace, Kokkos::DefaultExecutionSpace::memory_space>,
+                  "a node-shared DistArray lives in HostSpace or the default device's memory space");
     local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
     // Agreed before the collective allocation: a rank whose block overflows must not leave the others in it.
     const index_t bytes = detail::agreed(
         grid_->comm(), [&] { return checked_bytes(element_count(local_extents_), sizeof(T)); });
     try {
-      shared_ = detail::make_node_shared(grid_->comm(), std::size_t(bytes));
+      shared_ = detail::make_node_shared(
+          grid_->comm(), std::size_t(bytes),
+          host ? detail::NodeMemory::Where::host : detail::NodeMemory::Where::device);
     } catch (const AllocationError& e) {  // (thrown on every rank)
       throw AllocationError("cannot allocate the node-shared local block of layout '" + layout_.to_string() +
                             "': " + e.what());

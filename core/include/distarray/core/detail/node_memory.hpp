@@ -2,8 +2,10 @@
 #ifndef DISTARRAY_INCLUDING_DETAIL
 #error "distarray/core/detail/node_memory.hpp is internal: include <distarray/core.hpp>"
 #endif
-// NodeMemory: one block of host memory per rank of a node, each mapped by
-// every rank of the node (POSIX shared memory: shm_open + mmap).  Not an
+// NodeMemory: one block of memory per rank of a node, each mapped by every
+// rank of the node: host memory (POSIX shared memory: shm_open + mmap), or
+// the memory of the node's GPU (cudaMalloc / hipMalloc, opened by the
+// peers through CUDA or HIP IPC: device_node_memory.cpp).  Not an
 // MPI-3 window: MPI_Win_free is collective (Open MPI's is a barrier on the
 // node), and the owners of this memory (a plan's shared engine, a
 // DistArray's block) are destroyed whenever their owner lets them go — the
@@ -27,22 +29,31 @@ namespace distarray::detail {
 
 class NodeMemory {
  public:
+  enum class Where { host, device };
+
   /// Collective over `node`: `bytes` for this rank (rounded up to whole
-  /// pages, at least one), reserved (posix_fallocate: no SIGBUS later where
-  /// tmpfs is full) and mapped populated, and every rank's block mapped
-  /// here.  Throws Error (its message starts with `what`) on every rank of
-  /// `agree_on` (a communicator holding the node's ranks) where a rank cannot
-  /// make or map a block.  The names are unlinked before it returns:
-  /// nothing is left in /dev/shm, even if the process dies.
-  NodeMemory(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, const char* what);
+  /// pages, at least one), and every rank's block mapped here.  In host
+  /// memory reserved (posix_fallocate: no SIGBUS later where tmpfs is full)
+  /// and mapped populated; the names are unlinked before it returns:
+  /// nothing is left in /dev/shm, even if the process dies.  Throws Error
+  /// (its message starts with `what`) on every rank of `agree_on` (a
+  /// communicator holding the node's ranks) where a rank cannot make or map
+  /// a block, or device memory is asked of a build without CUDA or HIP.
+  NodeMemory(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, const char* what,
+             Where where = Where::host);
   NodeMemory(const NodeMemory&) = delete;
   NodeMemory& operator=(const NodeMemory&) = delete;
   ~NodeMemory();
 
+  Where where() const { return where_; }
+  /// Every block begins at a multiple of this many bytes, in any process's
+  /// mapping: places in two blocks are whole elements of any size dividing
+  /// it apart.
+  std::size_t alignment() const;
   int ranks() const { return int(maps_.size()); }
   /// This process's number in the node it was made on.
   int me() const { return me_; }
-  /// Node rank `r`'s block, as mapped in this process (page-aligned).
+  /// Node rank `r`'s block, as mapped in this process.
   char* block(int r) const { return maps_[std::size_t(r)]; }
   std::size_t bytes_of(int r) const { return sizes_[std::size_t(r)]; }
   /// Node rank `r`'s process id: a peer's number here, whatever
@@ -53,7 +64,11 @@ class NodeMemory {
   const std::array<long long, 2>& making() const { return making_; }
 
  private:
+  void map_host(std::size_t bytes, MPI_Comm agree_on, const char* what);
+  void map_device(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, const char* what);
   void unmap();
+  void unmap_device();
+  Where where_;
   int me_ = 0;
   std::array<long long, 2> making_{};
   std::vector<char*> maps_;
@@ -65,7 +80,8 @@ class NodeMemory {
 /// this node, registered until the last copy of the pointer goes, for
 /// node_shared_holding().  Throws AllocationError on every rank of `comm`
 /// where one cannot be made.
-std::shared_ptr<const NodeMemory> make_node_shared(MPI_Comm comm, std::size_t bytes);
+std::shared_ptr<const NodeMemory> make_node_shared(MPI_Comm comm, std::size_t bytes,
+                                                   NodeMemory::Where where = NodeMemory::Where::host);
 
 /// Where this process's own block of a registered NodeMemory holds `p`:
 /// that memory and `p`'s byte offset in the block; null where none does.

@@ -1,9 +1,11 @@
 #pragma once
-// The GPU runtime calls of the shared engine's device segments
-// (device_segments.cpp) under one name for CUDA and HIP, whose IPC APIs are
-// the same call for call: an allocation and its interprocess handle, opened
-// in another process; interprocess events; a stream waiting for an event.
-// DISTARRAY_GPU_IPC is defined where the build has either runtime.
+// The GPU runtime calls of node memory on a device (device_node_memory.cpp)
+// and of the shared engine's device segments (redist's device_segments.cpp,
+// which includes this private header of core) under one name for CUDA and
+// HIP, whose IPC APIs are the same call for call: an allocation and its
+// interprocess handle, opened in another process; interprocess events; a
+// stream waiting for an event.  DISTARRAY_GPU_IPC is defined where the
+// build has either runtime.
 
 #include <Kokkos_Macros.hpp>
 
