@@ -23,9 +23,14 @@ echo "sanitizers: serial tests, leaks included"
 ASAN_OPTIONS=$asan:detect_leaks=1 ctest --output-on-failure --timeout 900 -j 2 \
   -R '^(test_core|test_redist|test_redist\.sweep.*|fuzz_replay_layout)$'
 
+# The column-major plan sweep (every pair of layouts, three orders, tiles)
+# at 2 ranks only: at 4 it took 140 s of this stage's 341 s of tests, and
+# its kernels and tables are the same code at either count.
 echo "sanitizers: MPI tests at 2 and 4 ranks, memory errors and undefined behaviour"
 ASAN_OPTIONS=$asan:detect_leaks=0 ctest --output-on-failure --timeout 900 -j 2 \
-  -R '^(test_(core|redist|io)_mpi\.np[24]|fuzz_replay_checkpoint_meta)$'
+  -R '^(test_(core|redist|io)_mpi\.np2|fuzz_replay_checkpoint_meta)$'
+ASAN_OPTIONS=$asan:detect_leaks=0 GTEST_FILTER=-Plan.ColumnMajorLocalBlocks ctest --output-on-failure \
+  --timeout 900 -j 2 -R '^test_(core|redist|io)_mpi\.np4$'
 
 # Leaks in MPI programs.  OpenMPI is built without frame pointers, so the fast
 # unwinder stops inside it and its own allocations would escape the

@@ -8,7 +8,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <memory>
-#include <type_traits>
 #include <vector>
 
 namespace distarray::testing {
@@ -19,10 +18,8 @@ namespace distarray::testing {
 template <class View>
 View node_shared_copy(const View& v, std::vector<std::shared_ptr<const detail::NodeMemory>>& keep) {
   using T = typename View::value_type;
-  constexpr bool host = std::is_same_v<typename View::memory_space, Kokkos::HostSpace>;
-  keep.push_back(
-      detail::make_node_shared(MPI_COMM_WORLD, v.size() * sizeof(T),
-                               host ? detail::NodeMemory::Where::host : detail::NodeMemory::Where::device));
+  keep.push_back(detail::make_node_shared(MPI_COMM_WORLD, v.size() * sizeof(T),
+                                          detail::NodeMemory::where_of<typename View::memory_space>()));
   const View copy(reinterpret_cast<T*>(keep.back()->block(keep.back()->me())), v.size());
   Kokkos::deep_copy(copy, v);
   return copy;

@@ -81,12 +81,7 @@ void wait_for_peers(const std::vector<void*>& events, int me, void* stream) {
 bool device_segments_built() { return true; }
 
 DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on)
-    : memory_(node, bytes, agree_on, "shared exchange on device memory", NodeMemory::Where::device),
-      me_(memory_.me()) {
-  for (int r = 0; r < memory_.ranks(); ++r) {
-    maps_.push_back(memory_.block(r));
-    sizes_.push_back(memory_.bytes_of(r));
-  }
+    : Segments(node, bytes, agree_on, "shared exchange on device memory", NodeMemory::Where::device) {
   try {
     for (auto* events : {&packed_, &unpacked_}) {
       const std::string error = open_events(node, *events);
@@ -99,12 +94,16 @@ DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_
 }
 
 void DeviceSegments::hand_over(PlacedBuffers& b) { record_mine(unpacked_, b); }
-void DeviceSegments::before_pack(PlacedBuffers& b) { wait_for_peers(unpacked_, me_, b.device_stream()); }
+void DeviceSegments::before_pack(PlacedBuffers& b) {
+  wait_for_peers(unpacked_, memory_.me(), b.device_stream());
+}
 void DeviceSegments::after_pack(PlacedBuffers& b) { record_mine(packed_, b); }
-void DeviceSegments::before_unpack(PlacedBuffers& b) { wait_for_peers(packed_, me_, b.device_stream()); }
+void DeviceSegments::before_unpack(PlacedBuffers& b) {
+  wait_for_peers(packed_, memory_.me(), b.device_stream());
+}
 void DeviceSegments::after_unpack(PlacedBuffers& b) { record_mine(unpacked_, b); }
 void DeviceSegments::record_mine(const std::vector<void*>& events, PlacedBuffers& b) const {
-  check(gpu::record(static_cast<gpu::event_t>(events[std::size_t(me_)]),
+  check(gpu::record(static_cast<gpu::event_t>(events[std::size_t(memory_.me())]),
                     static_cast<gpu::stream_t>(b.device_stream())),
         "EventRecord");
 }
@@ -126,7 +125,7 @@ bool device_segments_built() { return false; }
 
 // (NodeMemory refuses device memory where the build has no IPC.)
 DeviceSegments::DeviceSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on)
-    : memory_(node, bytes, agree_on, "shared exchange on device memory", NodeMemory::Where::device) {}
+    : Segments(node, bytes, agree_on, "shared exchange on device memory", NodeMemory::Where::device) {}
 
 void DeviceSegments::hand_over(PlacedBuffers&) {}
 void DeviceSegments::before_pack(PlacedBuffers&) {}

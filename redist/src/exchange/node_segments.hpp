@@ -3,9 +3,6 @@
 // rank of the node, for the shared engine; in host memory (NodeSegments) or
 // device memory (DeviceSegments).  Making them is collective and unmapping
 // them is not: a plan is destroyed whenever its owner lets it go.
-//
-// NodeSegments: NodeMemory (core/detail/node_memory.hpp says why not an
-// MPI-3 window).
 
 #include <distarray/core/detail/node_memory.hpp>
 #include <distarray/redist/detail/exec/exchange_buffers.hpp>
@@ -18,10 +15,9 @@
 
 namespace distarray::detail {
 
-/// Every segment of a node, as mapped in this process.
+/// Every segment of a node, as mapped in this process: NodeMemory's blocks.
 class Segments {
  public:
-  Segments() = default;
   Segments(const Segments&) = delete;
   Segments& operator=(const Segments&) = delete;
   virtual ~Segments() = default;
@@ -43,31 +39,31 @@ class Segments {
   virtual void before_unpack(PlacedBuffers&) {}
   virtual void after_unpack(PlacedBuffers& b) { b.fence(); }
 
-  /// Node rank `r`'s segment, as mapped in this process (page-aligned).
-  char* segment(int r) const { return maps_[std::size_t(r)]; }
+  /// Node rank `r`'s segment, as mapped in this process (aligned as
+  /// NodeMemory::alignment says).
+  char* segment(int r) const { return memory_.block(r); }
   /// The lowest-addressed segment: every segment lies at or after it.
-  char* lowest() const { return *std::min_element(maps_.begin(), maps_.end()); }
-  std::size_t bytes_of(int r) const { return sizes_[std::size_t(r)]; }
+  char* lowest() const {
+    char* low = memory_.block(0);
+    for (int r = 1; r < memory_.ranks(); ++r) low = std::min(low, memory_.block(r));
+    return low;
+  }
+  std::size_t bytes_of(int r) const { return memory_.bytes_of(r); }
 
  protected:
-  std::vector<char*> maps_;
-  std::vector<std::size_t> sizes_;
+  /// Collective over `node`: NodeMemory's blocks of `bytes` in `where`;
+  /// throws Error on every rank of `agree_on` where one cannot be made.
+  Segments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on, const char* what, NodeMemory::Where where)
+      : memory_(node, bytes, agree_on, what, where) {}
+  NodeMemory memory_;
 };
 
+/// Segments in host memory (core/detail/node_memory.hpp says why not an
+/// MPI-3 window).
 class NodeSegments final : public Segments {
  public:
-  /// Collective over `node`: NodeMemory's blocks of `bytes`; throws Error
-  /// on every rank of `agree_on` where one cannot be made.
   NodeSegments(MPI_Comm node, std::size_t bytes, MPI_Comm agree_on)
-      : memory_(node, bytes, agree_on, "shared exchange") {
-    for (int r = 0; r < memory_.ranks(); ++r) {
-      maps_.push_back(memory_.block(r));
-      sizes_.push_back(memory_.bytes_of(r));
-    }
-  }
-
- private:
-  NodeMemory memory_;
+      : Segments(node, bytes, agree_on, "shared exchange", NodeMemory::Where::host) {}
 };
 
 /// Whether this build maps other processes' device memory (CUDA or HIP IPC).
@@ -94,8 +90,6 @@ class DeviceSegments final : public Segments {
   void release();
   /// Records this process's event of `events` on the step's stream.
   void record_mine(const std::vector<void*>& events, PlacedBuffers& b) const;
-  NodeMemory memory_;
-  int me_ = 0;
   // Per node rank, an interprocess event (cudaEvent_t / hipEvent_t) recorded after its
   // packs and one after its unpacks and hand-overs: this process's own, the peers' opened.
   std::vector<void*> packed_, unpacked_;

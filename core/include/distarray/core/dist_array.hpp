@@ -66,17 +66,16 @@ class DistArray {
   /// local() alone does not keep it).
   DistArray(const Layout<D>& layout, MPI_Comm comm, NodeShared)
       : layout_(layout), grid_(std::make_shared<const ProcGrid<D>>(layout.grid(), comm)) {
-    constexpr bool host = std::is_same_v<MemorySpace, Kokkos::HostSpace>;
-    static_assert(host || std::is_same_v<MemorySpace, Kokkos::DefaultExecutionSpace::memory_space>,
+    static_assert(std::is_same_v<MemorySpace, Kokkos::HostSpace> ||
+                      std::is_same_v<MemorySpace, Kokkos::DefaultExecutionSpace::memory_space>,
                   "a node-shared DistArray lives in HostSpace or the default device's memory space");
     local_extents_ = grid_->coord() ? layout_.local_extents(*grid_->coord()) : Index<D>{};
     // Agreed before the collective allocation: a rank whose block overflows must not leave the others in it.
     const index_t bytes = detail::agreed(
         grid_->comm(), [&] { return checked_bytes(element_count(local_extents_), sizeof(T)); });
     try {
-      shared_ = detail::make_node_shared(
-          grid_->comm(), std::size_t(bytes),
-          host ? detail::NodeMemory::Where::host : detail::NodeMemory::Where::device);
+      shared_ = detail::make_node_shared(grid_->comm(), std::size_t(bytes),
+                                         detail::NodeMemory::where_of<MemorySpace>());
     } catch (const AllocationError& e) {  // (thrown on every rank)
       throw AllocationError("cannot allocate the node-shared local block of layout '" + layout_.to_string() +
                             "': " + e.what());

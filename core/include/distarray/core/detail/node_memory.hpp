@@ -19,10 +19,12 @@
 // (redist/src/exchange/shared.cpp).
 
 #include <mpi.h>
+#include <Kokkos_Core_fwd.hpp>
 
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace distarray::detail {
@@ -30,6 +32,12 @@ namespace distarray::detail {
 class NodeMemory {
  public:
   enum class Where { host, device };
+  /// Where a Kokkos memory space's allocations live: a node-shared block
+  /// for them (HostSpace, or the device's memory space).
+  template <class MemorySpace>
+  static constexpr Where where_of() {
+    return std::is_same_v<MemorySpace, Kokkos::HostSpace> ? Where::host : Where::device;
+  }
 
   /// Collective over `node`: `bytes` for this rank (rounded up to whole
   /// pages, at least one), and every rank's block mapped here.  In host
