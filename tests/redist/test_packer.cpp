@@ -6,7 +6,9 @@
 // stream_bytes) for the host kernels' non-temporal stores, for 4-, 8- and
 // 16-byte elements, with lines that start off a 16-byte boundary and on
 // one (TransposedSquaresOnLineBoundaries).  Run at 1, 2 and 4 threads
-// (the kernels' pieces alone: test_host_kernels.cpp).
+// (the kernels' pieces alone: test_host_kernels.cpp); on OpenMP the sides
+// under on_caller_bytes run on the calling thread, and TeamWithoutStreaming
+// keeps the team's plain stores tested.
 
 #include <distarray/redist/detail/kernels/packer.hpp>
 #include "send_table.hpp"
@@ -114,6 +116,17 @@ TEST(Packer, TiledTransposeAdjacentRows) {
 }
 TEST(Packer, TiledTransposeScatteredRows) {
   check("cyclic(3),* on 3x1", "*,cyclic(7) on 1x3", 301, 533, row, col, true);
+}
+
+// Rank 0's side between on_caller_bytes and the stream thresholds: on
+// OpenMP, the team's work items with plain stores.
+TEST(Packer, TeamWithoutStreaming) {
+  const std::size_t side = std::size_t(1001 / 3) * 401 * sizeof(double);
+  ASSERT_GE(side, on_caller_bytes);
+  ASSERT_LT(side, transposing_pack_stream_bytes);
+  check("block,* on 3x1", "cyclic(5),* on 3x1", 1001, 401, row, row, false);
+  check("*,cyclic(16) on 1x3", "*,block on 1x3", 401, 1001, row, row, false);
+  check("block,* on 3x1", "*,block on 1x3", 1001, 401, row, col, true);
 }
 
 // Rank 0's side above stream_bytes for each element size; odd extents put

@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace distarray::detail {
 
@@ -48,6 +49,39 @@ constexpr std::size_t stream_bytes = std::size_t(4) << 20;
 /// (bench_pack_kernels --size 1024); a redistribution never has the caches
 /// to itself.
 constexpr std::size_t transposing_pack_stream_bytes = std::size_t(3) << 19;
+/// A launch writing fewer bytes runs on the calling thread where the backend
+/// is OpenMP: waking its team costs more than the team saves.  Measured on
+/// 1-rank f64 transposes into column-major blocks (`distarray redist --shape
+/// NxN --to '*,block on 1x1' --to-order column-major`, 2 threads, `mpiexec
+/// --bind-to none`, medians): at 64^2 11 us per execution through the team
+/// under OMP_WAIT_POLICY=passive, 6 us under the default policy, 2 us on the
+/// calling thread; at 128^2 (128 KiB) 14 and 8 us through the team, 4 us on
+/// the calling thread; at 256^2 (512 KiB) the team breaks even or wins, at
+/// 512^2 it takes 0.55 of one thread's time.
+constexpr std::size_t on_caller_bytes = std::size_t(256) << 10;
+
+/// How a host launch writes: with streamed stores, and on the calling thread.
+struct HostLaunch {
+  bool stream = false;
+  bool on_caller = false;
+};
+
+/// Kokkos::parallel_for over items [begin, end) on `exec`, or, where
+/// `on_caller` and `exec` is OpenMP, a loop on the calling thread (OpenMP's
+/// launches return complete: the loop keeps their order on the instance).
+template <class Exec, class Body>
+void for_host_items(const char* name, const Exec& exec, index_t begin, index_t end, bool on_caller,
+                    const Body& body) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same_v<Exec, Kokkos::OpenMP>)
+    if (on_caller) {
+      for (index_t i = begin; i < end; ++i) body(i);
+      return;
+    }
+#endif
+  (void)on_caller;
+  Kokkos::parallel_for(name, Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>(exec, begin, end), body);
+}
 
 /// out[q] = op(from(q)) for q in [0, n): copied where the op only moves
 /// bits; else in place through the op (which may read what it writes over:
@@ -70,9 +104,6 @@ inline void write_line(T* out, index_t n, bool stream, bool pack, const Op& op, 
 /// per chunk, 1.28-1.30 with one per 16; f64 0.65-0.70 -> 1.10-1.11).
 constexpr index_t run_chunks_per_fence = 16;
 
-template <class Exec>
-using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
-
 /// copy_runs on a host backend, for every launch except streamed ones of
 /// runs shorter than two lines (copy_runs' vector loops serve those
 /// better): run chunks in order (up to run_chunks_per_fence per work item
@@ -87,7 +118,9 @@ using HostItems = Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>;
 template <class Space, class T, class Op>
 void copy_runs_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                     const Kokkos::View<RunChunk*, Space>& chunks, index_t begin, index_t end, T* local,
-                    T* buffer, bool pack, Op op, bool stream, const typename Space::execution_space& exec) {
+                    T* buffer, bool pack, Op op, HostLaunch launch,
+                    const typename Space::execution_space& exec) {
+  const bool stream = launch.stream;
   const auto one_chunk = [=](const index_t i) {
     const RunChunk c = chunks(i);
     const CopyRow row = rows(c.row);
@@ -107,14 +140,12 @@ void copy_runs_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::Vie
   // long as every thread still gets four items.
   const index_t quarter_share = (end - begin) / (4 * index_t(exec.concurrency()));
   const index_t group = stream ? std::clamp<index_t>(quarter_share, 1, run_chunks_per_fence) : 1;
-  Kokkos::parallel_for(pack ? "distarray::pack" : "distarray::unpack",
-                       HostItems<typename Space::execution_space>(exec, 0, (end - begin + group - 1) / group),
-                       [=](const index_t g) {
-                         const index_t first = begin + g * group,
-                                       last = first + group < end ? first + group : end;
-                         for (index_t i = first; i < last; ++i) one_chunk(i);
-                         if (stream) stream_fence();
-                       });
+  for_host_items(pack ? "distarray::pack" : "distarray::unpack", exec, 0, (end - begin + group - 1) / group,
+                 launch.on_caller, [=](const index_t g) {
+                   const index_t first = begin + g * group, last = first + group < end ? first + group : end;
+                   for (index_t i = first; i < last; ++i) one_chunk(i);
+                   if (stream) stream_fence();
+                 });
 }
 
 /// copy_tiles on a host backend: one tile task per iteration, in strips of
@@ -130,12 +161,14 @@ void copy_runs_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::Vie
 template <class Space, class T, class Op>
 void copy_tiles_host(const Kokkos::View<CopyRow*, Space>& rows, const Kokkos::View<CopyRun*, Space>& runs,
                      const Kokkos::View<TileTask*, Space>& tasks, index_t begin, index_t end, T* local,
-                     T* buffer, bool pack, Op op, bool stream, const typename Space::execution_space& exec) {
+                     T* buffer, bool pack, Op op, HostLaunch launch,
+                     const typename Space::execution_space& exec) {
+  const bool stream = launch.stream;
   constexpr index_t S = square_side<T>;  // a strip's width: squares of S x S
   constexpr bool in_squares = has_square_transpose<T> && is_plain_copy<Op>::value;
-  Kokkos::parallel_for(
-      pack ? "distarray::pack_tiled" : "distarray::unpack_tiled",
-      HostItems<typename Space::execution_space>(exec, begin, end), [=](const index_t t) {
+  for_host_items(
+      pack ? "distarray::pack_tiled" : "distarray::unpack_tiled", exec, begin, end, launch.on_caller,
+      [=](const index_t t) {
         const TileTask task = tasks(t);
         const CopyRow first = rows(task.row_begin);
         const index_t row_step = task.row_end - task.row_begin > 1

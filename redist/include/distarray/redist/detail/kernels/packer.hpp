@@ -109,22 +109,23 @@ class Packer {
     if constexpr (on_host) {
       index_t elements = 0;  // (a batch's messages are spaced out in its buffer: counted, not spanned)
       for (std::size_t m = first; m < last; ++m) elements += messages_[m].count;
-      const bool stream = std::size_t(elements) * sizeof(T) >=
-                          (tiled_ && pack ? transposing_pack_stream_bytes : stream_bytes);
+      const std::size_t bytes = std::size_t(elements) * sizeof(T);
+      const bool stream = bytes >= (tiled_ && pack ? transposing_pack_stream_bytes : stream_bytes);
+      const bool on_caller = bytes < on_caller_bytes;
       if (tiled_) {
         copy_tiles_host(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op,
-                        stream, exec);
+                        HostLaunch{stream, on_caller}, exec);
         return 1;
       }
       const bool whole_side = first == 0 && last == messages_.size() && chunks_in_local_order_.extent(0) > 0;
       if (whole_side || long_runs_ || !stream) {
-        const bool stream_runs = stream && long_runs_;
+        const HostLaunch launch{stream && long_runs_, on_caller};
         if (whole_side)
           copy_runs_host(rows_, runs_, chunks_in_local_order_, 0, first_chunk_.back(), local, buffer, pack,
-                         op, stream_runs, exec);
+                         op, launch, exec);
         else
           copy_runs_host(rows_, runs_, chunks_, first_chunk_[first], first_chunk_[last], local, buffer, pack,
-                         op, stream_runs, exec);
+                         op, launch, exec);
         return 1;
       }
     }
