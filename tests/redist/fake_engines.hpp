@@ -42,6 +42,21 @@ inline std::unique_ptr<Exchange> timed(std::string name, const double* seconds) 
   return std::make_unique<TimedEngine>(std::move(name), [seconds] { return *seconds; });
 }
 
+/// A shared-window contender, made at its first trial (and again after
+/// being dropped), whose first `warm_ups` executions after each making take
+/// `cold` seconds (its windows' first touches) and the others `*warm`.
+inline Contender made_cold(double cold, const double* warm, int warm_ups) {
+  return {nullptr,
+          ExchangeEngine::shared,
+          false,
+          false,
+          [=] {
+            return std::make_unique<TimedEngine>(
+                "shared", [=, executions = 0]() mutable { return executions++ < warm_ups ? cold : *warm; });
+          },
+          warm_ups};
+}
+
 /// Buffers that record which sides the engine holds; nothing else is used.
 class HeldBuffers final : public ExchangeBuffers {
  public:

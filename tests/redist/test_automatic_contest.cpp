@@ -2,7 +2,8 @@
 // three it keeps the fastest and frees what it does not use; where trials
 // are cheap it takes the median of more rounds; one that cannot be made
 // (the shared windows refused) leaves the contest without failing an
-// execution.  At every rank count of test_exchange_mpi.
+// execution; one made for its trial is timed only once its windows are
+// warm.  At every rank count of test_exchange_mpi.
 
 #include "exchange/contest.hpp"  // redist/src: the rounds of trials
 #include "redist/fake_engines.hpp"
@@ -56,6 +57,19 @@ TEST(AutomaticEngine, TakesTheMedianOfMoreRoundsWhereTrialsAreCheap) {
   EXPECT_LE(executions, 1 + 2 * Contest::max_rounds);
   EXPECT_EQ(w.automatic->name(), "alltoallv");
   EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::alltoallv});
+}
+
+TEST(AutomaticEngine, TimesANewlyMadeContenderOnlyOnceItIsWarm) {
+  // The shared windows' first two executions take 60 ms (one per window),
+  // the later ones 3: timed from the first, the two rounds would keep packing.
+  const double packed = 0.02, typed = 0.04, warm = 0.003;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.push_back(made_cold(0.06, &warm, 2));
+  Watched w(std::move(c));
+  for (int k = 0; k < 7; ++k) w.execute();  // a warm-up, then each engine twice
+  ASSERT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "shared");
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::shared});
 }
 
 /// The shared window's contender, refused where it is made (no room in /dev/shm).

@@ -1,8 +1,9 @@
 // The automatic engine keeps watching its choice (fake engines that take a
 // set time, one made slow after the choice): it measures again and switches,
 // takes back the buffers it freed, tells the wisdom; a runner-up with unlucky
-// trials is tried again and wins; the wisdom's engine is kept without trials
-// but watched.  At every rank count of test_exchange_mpi.
+// trials is tried again and wins (one made afresh for it: timed warm); the
+// wisdom's engine is kept without trials but watched.  At every rank count
+// of test_exchange_mpi.
 
 #include "exchange/contest.hpp"  // redist/src: the rounds of trials
 #include "redist/fake_engines.hpp"
@@ -61,6 +62,22 @@ TEST(AutomaticEngine, TriesTheRunnerUpAgainAndSwitchesWhereItsTrialsWereUnlucky)
   EXPECT_GE(executions, 8 * 4) << "a re-trial before its time";
   EXPECT_EQ(w.decisions, (std::vector{ExchangeEngine::datatype, ExchangeEngine::alltoallv}));
   EXPECT_TRUE(freed_lent_and_held(w.buffers.held)) << ::testing::PrintToString(w.buffers.held);
+}
+
+TEST(AutomaticEngine, ReTriesANewlyMadeRunnerUpOnlyOnceItIsWarm) {
+  // The shared windows lose the trials (30 ms against packing's 20), then
+  // take 3 ms; made again for each re-trial, whose first two executions
+  // take 60 ms (one per window): timed warm, the re-trial switches.
+  const double packed = 0.02, typed = 0.04;
+  double warm = 0.03;
+  std::vector<Contender> c = contenders(packed, typed);
+  c.push_back(made_cold(0.06, &warm, 2));
+  Watched w(std::move(c));
+  for (int k = 0; k < 7; ++k) w.execute();
+  ASSERT_EQ(w.automatic->name(), "alltoallv");
+  warm = 0.003;
+  const int executions = w.execute_until("shared", 8 * 24);
+  EXPECT_EQ(w.automatic->name(), "shared") << "still packing after " << executions << " executions";
 }
 
 TEST(AutomaticEngine, RanksThatLendDifferentBuffersReTryTogether) {

@@ -54,8 +54,11 @@ class AutomaticExchange final : public Exchange {
     completed_in_start_ = state_ != State::decided;
     if (state_ == State::measuring) {
       const double started = MPI_Wtime();
-      if (!contest_.made(trial_contender())) return refused(blocks, report);
-      const double seconds = contest_.run(trial_contender(), blocks, report);
+      const std::size_t k = trial_contender();
+      const bool fresh = !contest_[k].exchange;  // (alike on every rank)
+      if (!contest_.made(k)) return refused(blocks, report);
+      if (fresh) warm_up(k, contest_[k].warm_ups, blocks, report);
+      const double seconds = contest_.run(k, blocks, report);
       measured(seconds, MPI_Wtime() - started);
     } else if (state_ == State::retrial) {
       retry(blocks, report);
@@ -173,10 +176,10 @@ class AutomaticExchange final : public Exchange {
       if (borrows) buffers_.hold_buffers(true, true);
     });
     // Memory just allocated or mapped is first touched by an execution (0.08 s
-    // for 0.02 s warm on a 4096^2 complex step): a warm-up, as in the trials.
-    int cold = borrows || fresh;
+    // for 0.02 s warm on a 4096^2 complex step): warm-ups, as in the trials.
+    int cold = borrows;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &cold, 1, MPI_INT, MPI_LOR, shape_.comm));
-    if (cold) contest_.run(r, blocks, report);
+    warm_up(r, std::max(cold, fresh ? c.warm_ups : 0), blocks, report);
     contest_.best(r) = contest_.run(r, blocks, report);
     contest_.drop(r);
     if (borrows) hold_buffers_of(contest_.chosen());
@@ -185,6 +188,11 @@ class AutomaticExchange final : public Exchange {
     spent_ = 0;
     retried_ = true;
     if (median_ > switch_ratio * contest_.best(r)) measure_again();
+  }
+
+  /// Runs contender k `executions` times, untimed.
+  void warm_up(std::size_t k, int executions, const Blocks& blocks, PlanReport& report) {
+    for (int e = 0; e < executions; ++e) contest_.run(k, blocks, report);
   }
 
   /// A watched execution completed in `inside_` seconds.

@@ -92,6 +92,8 @@ std::unique_ptr<Exchange> make_shared_exchange(const StepShape& shape, const Cop
                                                const CopyTable& recv, StepHalf& buffers, bool device_memory);
 /// Bytes of one rank's shared windows for a step, at most (shared.cpp).
 std::size_t shared_window_bytes(const CopyTable& send, const CopyTable& recv, std::size_t element_bytes);
+/// The shared engine's windows, used in turn (shared.cpp says why two).
+inline constexpr int shared_windows = 2;
 /// One engine the automatic engine measures, and the step's buffers it needs.
 struct Contender {
   std::unique_ptr<Exchange> exchange;
@@ -101,6 +103,12 @@ struct Contender {
   /// dropped again when another engine is kept (an engine that holds
   /// memory of its own, the shared windows).
   std::function<std::unique_ptr<Exchange>()> make = {};
+  /// Executions a newly made one runs before it is timed: one per shared
+  /// window, as each window's first execution pays the first touch of its
+  /// memory (under this project's CI hypervisor 6 us a page even when
+  /// mapped populated: 9-15 ms against 0.6 ms on a 1024^2 transpose at 4
+  /// ranks, which kept alltoallv at 1.7x the shared engine's time).
+  int warm_ups = 0;
 };
 /// Measures the contenders (packing first) on the first executions, keeps
 /// the fastest and tells `decided` which; measures again where the one

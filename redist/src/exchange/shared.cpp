@@ -33,7 +33,7 @@ namespace distarray::detail {
 namespace {
 
 /// Windows used in turn (the file's comment says why two).
-constexpr std::size_t windows = 2;
+constexpr std::size_t windows = shared_windows;
 
 /// A window of a segment: whole 64-byte lines (the kernels' streamed stores
 /// and transposing squares need aligned lines), at least one.

@@ -49,7 +49,8 @@ std::unique_ptr<Exchange> make_exchange(const StepShape& shape, const CopyTable&
     contenders.push_back({nullptr, ExchangeEngine::shared, false, false,
                           [&shape, send, recv, &buffers, device = choice.device_segments] {
                             return make_shared_exchange(shape, send, recv, buffers, device);
-                          }});
+                          },
+                          shared_windows});
   auto remember = [memo = std::move(memo), comm = shape.comm](ExchangeEngine chosen) {
     if (memo.wisdom && !memo.key.empty()) memo.wisdom->record_engine(memo.key, chosen, comm);
   };
