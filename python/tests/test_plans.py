@@ -47,6 +47,7 @@ def test_engines_and_methods_by_name(comm):
             assert plan.report["executions"] == 1
             assert exchange in plan.report["exchange"]
             assert plan.report["settled"]  # a forced engine tries nothing
+            assert plan.report["trial_executions"] == 0
             assert plan.report["method"] in plan.explain()
 
 

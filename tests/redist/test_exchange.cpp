@@ -234,8 +234,10 @@ TEST(Exchange, AutomaticEngineMeasuresThenSettles) {
   EXPECT_TRUE(settled.rfind("alltoallv", 0) == 0 || settled.rfind("datatype", 0) == 0 ||
               (settled == "shared" && testing::world_size() > 1))
       << settled;
+  EXPECT_EQ(plan.report().trial_executions, executions) << "one step: each measuring execution counted once";
   plan.execute(a, b);
   EXPECT_EQ(plan.report().exchange, settled);  // decided (then watched: test_automatic_watch.cpp)
+  EXPECT_EQ(plan.report().trial_executions, executions);
 }
 
 }  // namespace

@@ -41,13 +41,15 @@ Summary summarize(const PlanReport& r, const PlanReport& untimed, MPI_Comm comm,
   s.messages = counts[0];
   s.bytes_sent = counts[1];
   s.bytes_local = counts[2];
-  int maxima[5] = {r.peers, r.steps, r.pack_launches, r.unpack_launches, r.local_launches};
-  MPI_Allreduce(MPI_IN_PLACE, maxima, 5, MPI_INT, MPI_MAX, comm);
+  int maxima[6] = {r.peers,           r.steps,          r.pack_launches,
+                   r.unpack_launches, r.local_launches, r.trial_executions - untimed.trial_executions};
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 6, MPI_INT, MPI_MAX, comm);
   s.max_peers = maxima[0];
   s.steps = maxima[1];
   s.pack_launches = maxima[2];
   s.unpack_launches = maxima[3];
   s.local_launches = maxima[4];
+  s.trials = maxima[5];
   return s;
 }
 
@@ -80,6 +82,8 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << "  to          " << s.to << "\n"
     << "  strategy    " << s.method << " (" << s.steps << " step" << (s.steps == 1 ? "" : "s")
     << "), schedule " << s.schedule << ", exchange " << s.exchange << ", cost model " << s.cost_model << "\n"
+    << "  trials      " << s.trials << " timed step executions spent trying engines (the automatic "
+    << "engine's re-trials)\n"
     << "  traffic     " << s.messages << " messages, " << mib(s.bytes_sent) << " to other ranks, "
     << mib(s.bytes_local) << " copied locally, at most " << s.max_peers << " peers per rank\n"
     << "  kernels     " << s.pack_launches << " pack, " << s.unpack_launches << " unpack and "
@@ -109,8 +113,9 @@ void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
     << ",\n  \"messages\": " << s.messages << ",\n  \"bytes_mpi\": " << s.bytes_sent
     << ",\n  \"bytes_local\": " << s.bytes_local << ",\n  \"max_peers\": " << s.max_peers
     << ",\n  \"pack_launches\": " << s.pack_launches << ",\n  \"unpack_launches\": " << s.unpack_launches
-    << ",\n  \"local_launches\": " << s.local_launches << ",\n  \"seconds\": {\"plan\": " << s.plan_s
-    << ", \"pack\": " << s.pack_s << ", \"staging\": " << s.staging_s << ", \"exchange\": " << s.exchange_s
+    << ",\n  \"local_launches\": " << s.local_launches << ",\n  \"trial_executions\": " << s.trials
+    << ",\n  \"seconds\": {\"plan\": " << s.plan_s << ", \"pack\": " << s.pack_s
+    << ", \"staging\": " << s.staging_s << ", \"exchange\": " << s.exchange_s
     << ", \"unpack\": " << s.unpack_s << ", \"local\": " << s.local_s << ", \"total\": " << total
     << ", \"median\": " << s.median_s << ", \"fastest\": " << s.fastest_s
     << "},\n  \"bandwidth_gb_s\": " << bandwidth

@@ -16,6 +16,7 @@ struct Summary {
   std::string title, from, to, method, schedule, exchange, cost_model, verified;
   bool failed = false;
   int ranks = 1, repeat = 1, steps = 0, max_peers = 0;
+  int trials = 0;  ///< timed step executions the automatic engine spent trying engines, most on a rank
   int pack_launches = 0, unpack_launches = 0, local_launches = 0;  ///< of the last execution, most on a rank
   index_t elements = 0, element_bytes = 0;
   index_t messages = 0, bytes_sent = 0, bytes_local = 0;  // per execution, all ranks

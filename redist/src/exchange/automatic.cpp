@@ -1,26 +1,14 @@
-// The automatic engine: on the first executions, on the caller's data (the
-// result is the same either way), a warm-up with packing, then rounds of
-// each contender in turn (packing, datatypes, the shared window: those the
-// step can run), two or more (contest.hpp); the fastest (the lower median of
-// its trials, slowest rank) stays, the
-// buffers it does not use are freed (and the shared windows, made at their
-// first trial), and the decision goes to the plan's wisdom, if it has one.
-// A measuring execution completes inside start, even when started non-blocking.
-//
-// The choice is watched: each later execution's time inside the engine
-// (not the caller's work between start and wait) goes into a window; at
-// the start after a full one the ranks agree on its median (slowest rank),
-// and past switch_ratio times the runner-up's time every contender is
-// measured again.  A busy machine slows the engines unequally (Open MPI
-// moves non-contiguous datatypes in fragments, each a round trip through
-// the scheduler: 28x alltoallv's time on a 2-rank transpose while a compile
-// shared the cores).  The runner-up is timed again too (`retry`), since a
-// trial on a busy machine can make it look slower than it is (4 ranks on 2
-// cores kept datatypes at 61-87 ms where the shared window took 33): one
-// execution each time the kept engine has run retrial_every times its last
-// cost (buffers and windows made and freed included), so at most
-// 1/retrial_every of the time, plus one: the first after a decision comes
-// within 64 executions, as a busy trial may overstate the cost too.
+// The automatic engine (ARCHITECTURE Sec. 4.8): on the first executions, a
+// warm-up with packing, then rounds of trials (contest.hpp); the fastest
+// stays, what it does not use is freed, the wisdom is told.  Then watched:
+// a window's median past switch_ratio times the runner-up's time has the
+// runner-up timed again at once, and every contender measured again only
+// where that confirms it (eight 0.05 ms executions fit in one scheduler
+// slice that slows every engine alike).  The others are re-tried in turn,
+// the runner-up first, each time the kept engine has run retrial_every
+// times the next one's cost (a trial on a busy machine can make one look
+// slower than it is: a 256^2 transpose kept packing at 0.17 ms where the
+// shared window, third in its trials, takes 0.04).
 
 #include "contest.hpp"
 #include "exchange.hpp"
@@ -52,6 +40,7 @@ class AutomaticExchange final : public Exchange {
   void start(const Blocks& blocks, PlanReport& report) override {
     if (state_ == State::decided) watch();
     completed_in_start_ = state_ != State::decided;
+    if (completed_in_start_) ++report.trial_executions;
     if (state_ == State::measuring) {
       const double started = MPI_Wtime();
       const std::size_t k = trial_contender();
@@ -90,7 +79,7 @@ class AutomaticExchange final : public Exchange {
   bool settled() const override { return state_ != State::measuring; }
 
  private:
-  /// retrial: the next execution re-tries the runner-up (`retry`).
+  /// retrial: the next execution re-tries retrial_of_ (`retry`).
   enum class State { measuring, decided, retrial };
   static constexpr int watch_window = 8;
   static constexpr double switch_ratio = 1.5;
@@ -156,18 +145,24 @@ class AutomaticExchange final : public Exchange {
     state_ = State::decided;
   }
 
-  /// The re-trial: one execution on the runner-up (two where it needs
+  /// The next execution re-tries contender k.
+  void retry_next(std::size_t k) {
+    retrial_of_ = k;
+    state_ = State::retrial;
+  }
+
+  /// The re-trial: one execution on retrial_of_ (two where it needs
   /// memory the kept engine freed), with the buffers it needs, which are
   /// freed again after it (as are windows made for it).
   void retry(const Blocks& blocks, PlanReport& report) {
     const double started = MPI_Wtime();
     state_ = State::decided;
-    const bool fresh = !contest_[contest_.runner_up()].exchange;
-    if (!contest_.made(contest_.runner_up())) {  // it left the contest: the kept engine runs
+    const std::size_t r = retrial_of_;
+    const bool fresh = !contest_[r].exchange;
+    if (!contest_.made(r)) {  // it left the contest: the kept engine runs
       contest_.run(contest_.chosen(), blocks, report);
       return;
     }
-    const std::size_t r = contest_.runner_up();
     const Contender &c = contest_[r], &kept = contest_[contest_.chosen()];
     // Each rank types its own sides, so the buffers a rank lends differ:
     // the lending and the warm-up are decided together.
@@ -187,6 +182,7 @@ class AutomaticExchange final : public Exchange {
     contest_.agree_on_times();
     spent_ = 0;
     retried_ = true;
+    last_retried_ = r;
     if (median_ > switch_ratio * contest_.best(r)) measure_again();
   }
 
@@ -202,9 +198,9 @@ class AutomaticExchange final : public Exchange {
   }
 
   /// At a start after every watch_window watched executions: the median of
-  /// the window, slowest rank, against the runner-up (collective).  Measures
-  /// every contender again (no warm-up) where the chosen one has fallen
-  /// behind, or re-tries the runner-up when it is due.
+  /// the window, slowest rank, against the runner-up (collective).  Re-tries
+  /// the runner-up where the chosen one seems to have fallen behind (`retry`
+  /// measures every contender again if it has), or when a re-trial is due.
   void watch() {
     if (!window_full_ || contest_.size() == 1) return;
     window_full_ = false;
@@ -213,12 +209,14 @@ class AutomaticExchange final : public Exchange {
     median_ = w[watch_window / 2];
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &median_, 1, MPI_DOUBLE, MPI_MAX, shape_.comm));
     const std::size_t r = contest_.runner_up();
-    if (median_ > switch_ratio * contest_.best(r)) return measure_again();
+    if (median_ > switch_ratio * contest_.best(r)) return retry_next(r);
     spent_ += median_ * watch_window;
-    // The first re-trial since the decision prices the runner-up at no more
-    // than twice the kept engine's time: its trials may have met a busy machine.
-    const double cost = retried_ ? contest_.cost(r) : std::min(contest_.cost(r), 2 * median_);
-    if (spent_ >= retrial_every * cost) state_ = State::retrial;
+    // The first re-trial since the decision takes the runner-up and prices
+    // it at no more than twice the kept engine's time: its trials may have
+    // met a busy machine.  Then the others in turn.
+    const std::size_t due = retried_ ? contest_.other_after(last_retried_) : r;
+    const double cost = retried_ ? contest_.cost(due) : std::min(contest_.cost(due), 2 * median_);
+    if (spent_ >= retrial_every * cost) retry_next(due);
   }
 
   /// Every contender again (no warm-up).  Packing needs its buffers back
@@ -234,9 +232,11 @@ class AutomaticExchange final : public Exchange {
   Contest contest_;
   State state_ = State::measuring;
   int trials_ = 0;
-  double median_ = 0;     // the last window's, slowest rank
-  double spent_ = 0;      // seconds watched since the last trial
-  bool retried_ = false;  // the runner-up tried again since the decision
+  double median_ = 0;             // the last window's, slowest rank
+  double spent_ = 0;              // seconds watched since the last trial
+  bool retried_ = false;          // a contender tried again since the decision
+  std::size_t retrial_of_ = 0;    // the contender of the re-trial under way
+  std::size_t last_retried_ = 0;  // the last one re-tried when due
   bool completed_in_start_ = false;
   double inside_ = 0;                          // the running execution's seconds inside the engine
   long watched_ = 0;                           // executions since the decision

@@ -148,6 +148,14 @@ class Contest {
     return r;
   }
 
+  /// The contender after k but the chosen one, in turn (while there are two
+  /// or more; k may be past the end after one left the contest).
+  std::size_t other_after(std::size_t k) const {
+    std::size_t next = (k + 1) % contenders_.size();
+    if (next == chosen_) next = (next + 1) % contenders_.size();
+    return next;
+  }
+
   /// Times and costs: each one's maximum over the step's ranks (collective).
   void agree_on_times() {
     for (std::vector<double>* v : {&best_, &cost_})

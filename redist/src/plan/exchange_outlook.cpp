@@ -112,7 +112,8 @@ std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, 
                                                  : "alltoallv and shared (host memory)";
   return timed +
          " timed on the first executions, the fastest kept (or read from the wisdom), then "
-         "watched: measured again when it runs 1.5x the runner-up, whose time is taken again now and then" +
+         "watched: measured again when it runs 1.5x the runner-up and the runner-up, timed again then, "
+         "confirms it; the others' times are also taken again now and then, in turn" +
          (shares_node ? one_pass : "");
 }
 
