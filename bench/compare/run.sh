@@ -28,7 +28,9 @@ for np in 2 4; do
 done
 table=$(mktemp)
 {
-  echo "Measured $(date -u +%Y-%m-%d) with \`bench/compare/run.sh${*:+ $*}\` on $(nproc --all) cores"
+  # The CPU's name: these VMs change hardware between sessions (an Intel Xeon, an AMD EPYC).
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+  echo "Measured $(date -u +%Y-%m-%d) with \`bench/compare/run.sh${*:+ $*}\` on $(nproc --all) cores${cpu:+ ($cpu)}"
   echo "($(mpirun --version | head -n 1)). Peer columns: peer time / distarray time (above 1:"
   echo "distarray is faster); last column: distarray time / the bare \`MPI_Alltoallv\` floor."
   echo
