@@ -41,8 +41,8 @@ struct PlanReport {
 
   int executions = 0;
   /// Step executions the automatic engine spent trying engines: its first
-  /// (a warm-up, then rounds of trials), the runner-up's re-trials, and
-  /// every contender measured again where the choice fell behind.
+  /// (a warm-up, then rounds of trials), the re-trials of the engines it did
+  /// not keep, and every contender measured again where the choice fell behind.
   int trial_executions = 0;
   double plan_seconds = 0;
   double pack_seconds = 0;
