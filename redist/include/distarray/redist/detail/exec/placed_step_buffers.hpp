@@ -36,8 +36,8 @@ class PlacedStepBuffers final : public PlacedBuffers {
     incoming_ = Packer<T, Space>(incoming);
   }
   void set_joined(const CopyTable& from_source, const CopyTable& into_destinations) override {
-    from_source_ = Packer<T, Space>(from_source);
-    into_destinations_ = Packer<T, Space>(into_destinations);
+    from_source_ = Packer<T, Space>(from_source, PackedFor::this_rank);
+    into_destinations_ = Packer<T, Space>(into_destinations, PackedFor::this_rank);
   }
   void pass(const void* in, char* destinations, char* base) override {
     T* const source = const_cast<T*>(static_cast<const T*>(in));

@@ -144,7 +144,7 @@ class StepBuffers final : public StepHalf {
               bool staged)
       : core_(send, recv, choice, staged, counters),
         recv_buf_("distarray::recv_buffer", choice.recv_buffer() ? recv.total : 0, staged),
-        own_(own.table),
+        own_(own.table, PackedFor::this_rank),
         own_from_source_(own.table_is_source) {}
 
   void pack(const void* in) override {

@@ -46,14 +46,20 @@ Kokkos::View<Item*, Space> per_message(const char* label, const CopyTable& table
   return to_space<Item, Space>(label, items);
 }
 
+/// Who reads next what a Packer's pack writes: other ranks (messages), or
+/// this rank (the message to oneself, or a destination block): it decides
+/// from which size a host launch streams (host_copy_kernels.hpp).
+enum class PackedFor { other_ranks, this_rank };
+
 template <class T, class Space>
 class Packer {
  public:
   using execution_space = typename Space::execution_space;
 
   Packer() = default;
-  explicit Packer(const CopyTable& table)
+  explicit Packer(const CopyTable& table, PackedFor packed_for = PackedFor::other_ranks)
       : messages_(table.messages),
+        packed_for_(packed_for),
         tiled_(table.strided),
         rows_(to_space<CopyRow, Space>("distarray::copy_rows", table.rows)),
         runs_(to_space<CopyRun, Space>("distarray::copy_runs", table.runs)),
@@ -110,7 +116,8 @@ class Packer {
       index_t elements = 0;  // (a batch's messages are spaced out in its buffer: counted, not spanned)
       for (std::size_t m = first; m < last; ++m) elements += messages_[m].count;
       const std::size_t bytes = std::size_t(elements) * sizeof(T);
-      const bool stream = bytes >= (tiled_ && pack ? transposing_pack_stream_bytes : stream_bytes);
+      const bool stream =
+          bytes >= (pack && (tiled_ || packed_for_ == PackedFor::other_ranks) ? pack_stream_bytes : stream_bytes);
       const bool on_caller = bytes < on_caller_bytes;
       if (tiled_) {
         copy_tiles_host(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op,
@@ -161,6 +168,7 @@ class Packer {
     return elements;
   }
   std::vector<CopyTable::Message> messages_;
+  PackedFor packed_for_ = PackedFor::other_ranks;
   bool tiled_ = false;
   Kokkos::View<CopyRow*, Space> rows_;
   Kokkos::View<CopyRun*, Space> runs_;
