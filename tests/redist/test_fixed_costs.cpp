@@ -115,15 +115,20 @@ Executions run(const std::string& from_text, const std::string& to_text, Exchang
       break;
     }
     if (settled < 0 && k > 0 && !testing::measuring(plan)) settled = k;
+    const int trials = plan.report().trial_executions;
     const CountingTools tools;
     counted = {};
     seen.clear();
     plan.execute(a, b);
     const Costs c = counted;
+    // On a busy machine the watch re-tries another engine now and then
+    // (automatic.cpp): such an execution is that engine's, counted apart.
+    const bool tried = plan.report().trial_executions != trials;
+    if (k == settled && tried) settled = -1;  // the next one, then
     if (k == 0) r.first = c;
     if (k == settled) r.settled = c, r.settled_seen = seen;
-    if (settled >= 0 && k > settled) EXPECT_EQ(c, r.settled) << "execution " << k;
-    if (settled >= 0) EXPECT_EQ(c.allocations, 0) << "execution " << k << ": " << seen;
+    if (settled >= 0 && k > settled && !tried) EXPECT_EQ(c, r.settled) << "execution " << k;
+    if (settled >= 0 && !tried) EXPECT_EQ(c.allocations, 0) << "execution " << k << ": " << seen;
     EXPECT_EQ(testing::local_mismatches(b), 0) << "execution " << k;
   }
   r.report = plan.report();
