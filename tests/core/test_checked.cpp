@@ -29,7 +29,9 @@ TEST(Checked, LayoutsOfTooManyElementsAreRefused) {
     Layout<2>::parse("block,* on 1x1", {index_t(1) << 32, index_t(1) << 32});
     ADD_FAILURE() << "a 2^64-element layout was accepted";
   } catch (const LayoutError& e) {
-    EXPECT_NE(std::string(e.what()).find("does not fit in 63 bits"), std::string::npos) << e.what();
+    const std::string what = e.what();
+    EXPECT_NE(what.find("does not fit in 63 bits"), std::string::npos) << what;
+    EXPECT_EQ(what.find("layout '"), what.rfind("layout '")) << "names the layout twice: " << what;
   }
   EXPECT_THROW(Layout<3>::parse("*,*,* on 1x1x1", {index_t(1) << 31, index_t(1) << 31, 2}), LayoutError);
   EXPECT_EQ(Layout<2>::parse("block,* on 1x1", {index_t(1) << 31, index_t(1) << 31}).global_size(),

@@ -3,7 +3,10 @@
 #include <distarray/core/error.hpp>
 #include <distarray/support/median_timing.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -68,6 +71,26 @@ std::string mib(index_t bytes) {
 }
 
 }  // namespace
+
+void check_json_path(const std::string& json_path, MPI_Comm comm) {
+  if (json_path.empty()) return;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int error = 0;  // rank 0's errno, 0 where it can write
+  if (rank == 0) {
+    std::error_code ignored;
+    const bool existed = std::filesystem::exists(json_path, ignored);
+    // Opened to append: an existing report is not truncated by the probe.
+    if (std::FILE* f = std::fopen(json_path.c_str(), "a")) {
+      std::fclose(f);
+      if (!existed) std::filesystem::remove(json_path, ignored);
+    } else {
+      error = errno != 0 ? errno : EIO;
+    }
+  }
+  MPI_Bcast(&error, 1, MPI_INT, 0, comm);
+  if (error != 0) throw Error("cannot write JSON file '" + json_path + "': " + std::strerror(error));
+}
 
 void print(const Summary& s, const std::string& json_path, MPI_Comm comm) {
   int rank = 0;

@@ -34,6 +34,11 @@ struct Summary {
 Summary summarize(const PlanReport& r, const PlanReport& untimed, MPI_Comm comm,
                   const std::vector<double>& execution_seconds);
 
+/// Collective: throws on every rank where rank 0 cannot write `json_path`
+/// (empty: nothing to check), before a run that would learn it only at
+/// its end.  A file already there is left as it is.
+void check_json_path(const std::string& json_path, MPI_Comm comm);
+
 /// The table on rank 0; JSON to `json_path` unless it is empty.
 void print(const Summary& s, const std::string& json_path, MPI_Comm comm);
 

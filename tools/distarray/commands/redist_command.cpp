@@ -44,6 +44,7 @@ struct RedistRun {
     options.staging = parse_buffer_staging(args.text("staging", "auto"));
     options.wisdom = args.text("wisdom", "");
     const int repeat = int(args.integer("repeat", 10, 1, 10'000'000));  // each one's time is kept
+    check_json_path(args.text("json", ""), comm);
 
     using Space = Kokkos::DefaultExecutionSpace::memory_space;
     DistArray<T, D, Space, SourceOrder> a(src, comm);

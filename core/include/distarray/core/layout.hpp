@@ -51,15 +51,17 @@ class Layout {
                         std::to_string(spec.grid.size()) + " dimensions, the shape has " + std::to_string(D));
     std::array<int, D> dims{};
     std::array<Dist1D, D> dists;
+    GridShape<D> grid;
     try {
       for (int d = 0; d < D; ++d) {
         dims[d] = spec.grid[d];
         dists[d] = spec.dists[d].make(shape[d], spec.grid[d]);
       }
-      return Layout(GridShape<D>::make(dims, spec.first_rank), dists);
+      grid = GridShape<D>::make(dims, spec.first_rank);
     } catch (const LayoutError& e) {
       throw LayoutError(prefix() + e.what());
     }
+    return Layout(grid, dists);  // (its errors name the layout themselves)
   }
 
   const GridShape<D>& grid() const { return grid_; }

@@ -40,25 +40,15 @@ constexpr std::size_t stream_bytes = std::size_t(4) << 20;
 /// A pack streams from a lower size where another rank reads what it writes
 /// next (messages, through MPI or in a peer's segment), or where it transposes.
 /// Messages: this core never reads them again, and a line another core reads
-/// next crosses between the cores either way.  Measured on an AMD EPYC (1 MiB
-/// L2 per core), f64 transposes into row-major blocks (`distarray redist
-/// --shape NxN --exchange shared|auto`, medians of five alternating launches
-/// against plain stores below 4 MiB, docs/bench/pack_stream_bytes.txt): 2 ranks
-/// at 1024^2 (packs of 2 MiB) 0.55 against 0.66 ms on the shared engine, 0.46
-/// against 0.73 chosen; 4 ranks at 1024^2 (1.5 MiB) 0.76 against 1.23 ms; the
-/// same at 768^2 (1.1 MiB: not streamed) and on alltoallv, whose packs MPI
-/// reads next.  A transpose: its lines go out a buffer row apart, and once they
-/// outgrow a core's L2 plain stores ran at half the streamed speed.  Measured
-/// on 2-rank transposes into column-major blocks (`distarray redist --exchange
-/// shared|alltoallv --to-order column-major`, f64, the pack and the message to
-/// oneself): plain faster at 768^2 (launches of 1.1 MiB: 0.17 against 0.26 ms),
-/// streamed faster at 896^2 (1.5 MiB: 0.35 against 0.42-0.50 ms), 1024^2 (0.45
-/// against 0.78-0.82 ms) and 1280^2 (0.76 against 1.5 ms).  A single process
-/// with nothing else in its caches keeps plain stores faster up to 2 MiB
-/// (bench_pack_kernels --size 1024); a redistribution never has the caches to
-/// itself.  The message to oneself, untransposed, keeps stream_bytes: this rank
-/// reads it next (a 1-rank 640^2 redistribution, 3.1 MiB: 0.085 ms plain, 0.167
-/// streamed, in the same launches).
+/// next crosses between the cores either way (2- and 4-rank 1024^2 transposes
+/// on the shared engine: 0.55 against 0.66 ms and 0.76 against 1.23 ms,
+/// docs/bench/pack_stream_bytes.txt).  A transpose: its lines go out a buffer
+/// row apart, and once they outgrow a core's L2 plain stores ran at half the
+/// streamed speed (plain faster at 768^2, 1.1 MiB launches; streamed from
+/// 896^2, 1.5 MiB).  The message to oneself, untransposed, keeps stream_bytes:
+/// this rank reads it next (a 1-rank 640^2 redistribution: 0.085 ms plain,
+/// 0.167 streamed).  Figures and commands:
+/// docs/performance.md, "Packs for other ranks stream from 1.5 MiB".
 constexpr std::size_t pack_stream_bytes = std::size_t(3) << 19;
 /// A launch writing fewer bytes runs on the calling thread where the backend
 /// is OpenMP: waking its team costs more than the team saves.  Measured on

@@ -117,7 +117,8 @@ class Packer {
       for (std::size_t m = first; m < last; ++m) elements += messages_[m].count;
       const std::size_t bytes = std::size_t(elements) * sizeof(T);
       const bool stream =
-          bytes >= (pack && (tiled_ || packed_for_ == PackedFor::other_ranks) ? pack_stream_bytes : stream_bytes);
+          bytes >=
+          (pack && (tiled_ || packed_for_ == PackedFor::other_ranks) ? pack_stream_bytes : stream_bytes);
       const bool on_caller = bytes < on_caller_bytes;
       if (tiled_) {
         copy_tiles_host(rows_, runs_, tasks_, first_task_[first], first_task_[last], local, buffer, pack, op,
