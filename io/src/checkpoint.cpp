@@ -1,6 +1,8 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/io/checkpoint.hpp>
 
+#include "series/series_steps.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <variant>
@@ -11,6 +13,11 @@ CheckpointWriter::CheckpointWriter(std::string path, MPI_Comm comm) : path_(std:
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
   try {
+    // A series holds every step a run saved: a checkpoint renamed over it would lose them.
+    if (detail::is_series_file(path_, comm_))
+      throw CheckpointError("checkpoint '" + path_ +
+                            "': the file is a distarray series, and a checkpoint would replace it with "
+                            "all its steps; save to another path, or remove the series first");
     temporary_ = detail::TemporaryFile(path_, comm_);
     file_ = detail::Hdf5File::create(temporary_.path(), comm_);
     temporary_.check_unchanged(comm_);

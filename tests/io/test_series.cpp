@@ -154,6 +154,7 @@ TEST(Series, MisuseIsRefusedOnEveryRank) {
   expect_throw_on_every_rank([&] { series.write("a/b", a); }, "without '/'");
   series.write("a", a);
   series.commit_step();
+  expect_throw_on_every_rank([&] { save(path, "x", a); }, "is a distarray series");  // (its steps kept below)
   expect_throw_on_every_rank([&] { series.begin_step(1); }, "step 1 is complete in the file already");
   expect_throw_on_every_rank([&] { restore_step(path, "a", a, 7); }, "no step 7");
   expect_throw_on_every_rank([&] { restore_step(path, "b", a, 1); }, "no dataset 'step_1/b'");

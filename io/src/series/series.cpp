@@ -45,7 +45,7 @@ Series::Series(std::string path, MPI_Comm comm) : path_(std::move(path)) {
               "complete step");
     reopen();
     std::uint64_t version = 0;
-    if (!file_.get_attribute(file_.open_group("/").get(), "distarray_series", version))
+    if (!file_.get_attribute(file_.open_group("/").get(), detail::series_attribute, version))
       throw CheckpointError(
           "series '" + path_ +
           "': the file is not a distarray series (no distarray_series attribute); steps are "
@@ -69,7 +69,7 @@ void Series::open_locked() {
       auto created = detail::Hdf5File::create(temporary.path(), comm_);
       detail::ReservedSpace space(temporary.descriptor(), path_);
       space.reserve({0, detail::first_metadata_bytes}, comm_);
-      created.set_attribute(created.open_group("/").get(), "distarray_series", std::uint64_t(1));
+      created.set_attribute(created.open_group("/").get(), detail::series_attribute, std::uint64_t(1));
       created.close();
       space.trim(comm_);
       temporary.sync(comm_);

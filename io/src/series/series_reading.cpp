@@ -2,9 +2,12 @@
 // step a restore takes, and what a step journal beside it means to readers.
 
 #include <distarray/core/detail/collective.hpp>
+#include <distarray/core/mpi_check.hpp>
 #include <distarray/io/series.hpp>
 
 #include "series_steps.hpp"
+
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <optional>
@@ -29,7 +32,26 @@ std::optional<std::uint64_t> step_of_name(const std::string& name) {
   return std::stoull(digits);
 }
 
+/// Whether this rank reads `path` as a series file (series_attribute at its root).
+bool reads_as_series(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  try {
+    const Hdf5File file = Hdf5File::open(path, MPI_COMM_SELF);
+    std::uint64_t version = 0;
+    return file.get_attribute(file.open_group("/").get(), series_attribute, version);
+  } catch (const std::exception&) {
+    return false;  // not HDF5, or damaged: no series to keep
+  }
+}
+
 }  // namespace
+
+bool is_series_file(const std::string& path, MPI_Comm comm) {
+  int series = rank_of(comm) == 0 && reads_as_series(path);
+  DISTARRAY_MPI_CHECK(MPI_Bcast(&series, 1, MPI_INT, 0, comm));
+  return series != 0;
+}
 
 std::map<std::uint64_t, StepEntry> steps_of(const Hdf5File& file) {
   std::map<std::uint64_t, StepEntry> steps;

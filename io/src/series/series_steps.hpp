@@ -13,6 +13,14 @@
 
 namespace distarray::detail {
 
+/// The root attribute that makes a file a series (Series creates it).
+inline constexpr const char* series_attribute = "distarray_series";
+
+/// Whether `path` is a series file, as rank 0 of `comm` reads it (every rank
+/// gets its answer); false where no regular file is there or it cannot be
+/// read as HDF5.  Collective.
+bool is_series_file(const std::string& path, MPI_Comm comm);
+
 /// Prints "distarray: warning: <text>" on rank 0 of `comm`.
 void warn(MPI_Comm comm, const std::string& text);
 

@@ -53,6 +53,8 @@ namespace distarray {
 class CheckpointWriter {
  public:
   /// Collective over `comm`; the arrays written must live on its ranks.
+  /// CheckpointError where `path` is a series (series.hpp): replacing it
+  /// would lose its steps.
   CheckpointWriter(std::string path, MPI_Comm comm);
   /// Without commit(): the temporary file is removed and `path` is untouched.
   ~CheckpointWriter();
