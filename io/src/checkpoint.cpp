@@ -148,4 +148,26 @@ DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MP
   return detail::dataset_info(detail::Hdf5File::open(path, comm), name);
 }
 
+namespace {
+
+/// The datasets below `group` of `file` into `out`, groups in name order.
+void add_arrays(const detail::Hdf5File& file, const std::string& group,
+                std::vector<std::pair<std::string, DatasetInfo>>& out) {
+  for (const std::string& child : file.children(group)) {
+    const std::string name = group == "/" ? child : group + "/" + child;
+    if (file.is_group(name))
+      add_arrays(file, name, out);
+    else
+      out.emplace_back(name, detail::dataset_info(file, name));
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, DatasetInfo>> list_arrays(const std::string& path, MPI_Comm comm) {
+  std::vector<std::pair<std::string, DatasetInfo>> out;
+  add_arrays(detail::Hdf5File::open(path, comm), "/", out);
+  return out;
+}
+
 }  // namespace distarray

@@ -14,6 +14,10 @@ endforeach()
 distarray_cli_test(restore_missing_dataset 1 "checkpoint '.*saved_np4.h5': no dataset 'v'"
                    restore --file ${CMAKE_CURRENT_BINARY_DIR}/saved_np4.h5 --dataset v --to "block,block on 1x1")
 set_tests_properties(cli.restore_missing_dataset PROPERTIES FIXTURES_REQUIRED saved_np4)
+# ls of a plain checkpoint: its arrays; a checkpoint is never saved over a series.
+distarray_cli_mpi_test(ls_checkpoint 2 0 "saved_np4.h5: a checkpoint \\(not a series\\), 1 array\n  u  f64 130x71  saved from \"cyclic\\(5\\),block on 2x2\" \\(row-major\\)\n"
+                       ls ${CMAKE_CURRENT_BINARY_DIR}/saved_np4.h5)
+set_tests_properties(cli.ls_checkpoint PROPERTIES FIXTURES_REQUIRED saved_np4)
 # Interop with h5py, both ways (Debian's python3-h5py serves /usr/bin/python3).
 add_test(NAME cli.h5py_reads_a_checkpoint
          COMMAND ${DISTARRAY_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/cli/h5py_interop.py check
@@ -35,6 +39,9 @@ distarray_cli_mpi_test(series_save 4 0 "saved 'u' step 5 to"
                        save --shape 45x31 --type c128 --from "cyclic(4),block on 2x2" --compress 2
                        --file ${CMAKE_CURRENT_BINARY_DIR}/series_np4.h5 --array u --step 3 --steps 3)
 set_tests_properties(cli.series_save PROPERTIES FIXTURES_SETUP series_np4 FIXTURES_REQUIRED series_fresh)
+distarray_cli_mpi_test(save_over_series 2 1 "series_np4.h5': the file is a distarray series, and a checkpoint would replace it"
+                       save --shape 8x8 --from "block,* on 2x1" --file ${CMAKE_CURRENT_BINARY_DIR}/series_np4.h5)
+set_tests_properties(cli.save_over_series PROPERTIES FIXTURES_REQUIRED series_np4)
 # Compressed series through both MPI-IO components at 1, 2 and 4 ranks (with
 # ROMIO, the series' lock must not meet ROMIO's own byte-range locks on the
 # same file: it deadlocked at 1 and 2 ranks); one file per test.

@@ -56,7 +56,7 @@ constexpr CommandUsage commands[] = {
     {"ls",
      "  ls FILE\n"
      "         a series' steps: completeness, attributes, arrays (shape, type, layout saved from);\n"
-     "         writes nothing\n"},
+     "         a plain checkpoint's arrays; writes nothing\n"},
     {"recover",
      "  recover FILE\n"
      "         rolls back a step a series writer stopped inside (the next writer does it too)\n"},

@@ -1,6 +1,7 @@
 // distarray ls FILE: what a checkpoint holds — a series' steps with their
-// completeness, attributes and arrays (shape, element type, the layout and
-// storage order saved from, compression) — read on rank 0's behalf by all.
+// completeness, attributes and arrays, or a plain checkpoint's arrays (shape,
+// element type, the layout and storage order saved from, compression) — read
+// on rank 0's behalf by all.
 
 #include "commands.hpp"
 #include "report_table.hpp"
@@ -10,6 +11,8 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace distarray::cli {
 
@@ -42,9 +45,17 @@ int run_ls(int argc, char** argv, MPI_Comm comm) {
   if (!positional && !args.has("file")) throw UsageError("ls needs a file: distarray ls FILE");
   const std::string path = positional ? argv[2] : args.text("file", "");
   const auto steps = list_steps(path, comm);
+  std::vector<std::pair<std::string, DatasetInfo>> arrays;  // a plain checkpoint's (it has no steps)
+  if (steps.empty()) arrays = list_arrays(path, comm);
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return 0;
+  if (!arrays.empty()) {
+    std::printf("%s: a checkpoint (not a series), %zu array%s\n", path.c_str(), arrays.size(),
+                arrays.size() == 1 ? "" : "s");
+    for (const auto& [name, info] : arrays) std::printf("%s\n", array_text(name, info).c_str());
+    return 0;
+  }
   std::size_t complete = 0;
   for (const StepInfo& s : steps) complete += s.complete;
   std::printf("%s: %zu steps, %zu complete\n", path.c_str(), steps.size(), complete);

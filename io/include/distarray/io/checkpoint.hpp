@@ -40,6 +40,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #ifdef DISTARRAY_INCLUDING_DETAIL_FROM_CHECKPOINT
@@ -104,6 +105,11 @@ struct DatasetInfo {
 
 /// Reads dataset metadata (collective); CheckpointError when missing or unreadable.
 DatasetInfo checkpoint_info(const std::string& path, const std::string& name, MPI_Comm comm);
+
+/// Every dataset of a checkpoint by its path from the root (e.g.
+/// "step_100/u"), groups in name order, with what checkpoint_info says of
+/// it.  Collective; writes nothing.
+std::vector<std::pair<std::string, DatasetInfo>> list_arrays(const std::string& path, MPI_Comm comm);
 
 namespace detail {
 /// What the open `file` holds under dataset path `name` (checkpoint_info's answer).
