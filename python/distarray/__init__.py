@@ -29,7 +29,7 @@ from ._convert import address as _address
 from ._convert import dtype_name as _dtype_name
 
 __all__ = ["Layout", "DistArray", "Plan", "Request", "redistribute", "transform", "save", "restore", "Series",
-           "list_steps", "restore_step", "Error", "LayoutError", "ShapeMismatch", "MpiError",
+           "list_arrays", "list_steps", "restore_step", "Error", "LayoutError", "ShapeMismatch", "MpiError",
            "ScheduleError", "CheckpointError", "AllocationError", "UsageError"]
 
 class Layout:
@@ -146,4 +146,4 @@ def transform(alpha, op, a, a_at, beta, b, b_at, extent):
                     [int(i) for i in extent])
 
 
-from ._io import Series, list_steps, restore, restore_step, save  # noqa: E402 (they use the classes above)
+from ._io import Series, list_arrays, list_steps, restore, restore_step, save  # noqa: E402 (they use the classes above)

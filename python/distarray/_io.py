@@ -86,6 +86,12 @@ class _Step:
         return False
 
 
+def list_arrays(path, comm=None):
+    """Every array of a checkpoint, by its path in the file: dicts of shape, element_type,
+    saved_layout, storage_order and compression."""
+    return _core.list_arrays(str(path), _address(comm))
+
+
 def list_steps(path, comm=None):
     """The steps of a series file: dicts of step, complete, attributes, arrays and damage."""
     return _core.list_steps(str(path), _address(comm))

@@ -153,6 +153,19 @@ void bind_io(py::module_& m) {
       py::arg("path"), py::arg("name"), py::arg("layout"), py::arg("dtype"), py::arg("comm"),
       py::arg("order"), py::arg("step"), py::arg("verify"));
   m.def(
+      "list_arrays",
+      [](const std::string& path, std::uintptr_t comm) {
+        std::vector<std::pair<std::string, DatasetInfo>> arrays;
+        {
+          py::gil_scoped_release release;
+          arrays = list_arrays(path, comm_at(comm));
+        }
+        py::dict out;
+        for (const auto& [name, info] : arrays) out[py::str(name)] = info_dict(info);
+        return out;
+      },
+      py::arg("path"), py::arg("comm"));
+  m.def(
       "list_steps",
       [](const std::string& path, std::uintptr_t comm) {
         std::vector<StepInfo> steps;

@@ -105,6 +105,16 @@ def test_io_errors_on_every_rank(comm):
     assert raised_everywhere(comm, da.CheckpointError, lambda: da.restore(path, "y", layout, comm=comm))
     f64 = da.DistArray(layout, np.float64, comm)
     assert raised_everywhere(comm, da.UsageError, lambda: da.save(path, f64, "x", compress=12))
+    arrays = da.list_arrays(path, comm)
+    assert list(arrays) == ["x"] and arrays["x"]["shape"] == [5] and arrays["x"]["element_type"] == "f64"
+    # A checkpoint over a series would lose its steps: refused, the step kept.
+    series_path = fresh_series(comm, "py_errors_series")
+    series = da.Series(series_path, comm)
+    with series.step(1):
+        series.write("u", f64)
+    del series
+    assert raised_everywhere(comm, da.CheckpointError, lambda: da.save(series_path, f64, "x"))
+    assert [s["step"] for s in da.list_steps(series_path, comm)] == [1]
 
 
 def edit_with_h5py(comm, path, code):
