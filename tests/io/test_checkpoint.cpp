@@ -3,6 +3,7 @@
 // previous file as it was.
 
 #include <distarray/io/checkpoint.hpp>
+#include <distarray/io/series.hpp>
 
 #include "mpi/partial_files.hpp"
 #include "mpi/pattern.hpp"
@@ -86,6 +87,14 @@ TEST(Checkpoint, ManyArraysAndSteps) {
   EXPECT_EQ(info.shape, (std::vector<index_t>{6, 5}));
   EXPECT_EQ(info.element_type, "f64");
   EXPECT_EQ(info.saved_layout, layout.to_string());
+  // Listed as a checkpoint's arrays, not as a series' steps (groups named as steps are).
+  const auto arrays = list_arrays(path, MPI_COMM_WORLD);
+  ASSERT_EQ(arrays.size(), 3u);
+  EXPECT_EQ(arrays[0].first, "step_0/u");
+  EXPECT_EQ(arrays[1].first, "step_1/u");
+  EXPECT_EQ(arrays[2].first, "v");
+  EXPECT_EQ(arrays[2].second.element_type, "f32");
+  EXPECT_TRUE(list_steps(path, MPI_COMM_WORLD).empty());
 }
 
 TEST(Checkpoint, AnUnfinishedSaveLeavesThePreviousFile) {

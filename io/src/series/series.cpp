@@ -44,8 +44,7 @@ Series::Series(std::string path, MPI_Comm comm) : path_(std::move(path)) {
               "': a step that its writer did not finish was rolled back; the file is as after its last "
               "complete step");
     reopen();
-    std::uint64_t version = 0;
-    if (!file_.get_attribute(file_.open_group("/").get(), detail::series_attribute, version))
+    if (!detail::has_series_attribute(file_))
       throw CheckpointError(
           "series '" + path_ +
           "': the file is not a distarray series (no distarray_series attribute); steps are "

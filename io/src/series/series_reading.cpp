@@ -37,15 +37,18 @@ bool reads_as_series(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   try {
-    const Hdf5File file = Hdf5File::open(path, MPI_COMM_SELF);
-    std::uint64_t version = 0;
-    return file.get_attribute(file.open_group("/").get(), series_attribute, version);
+    return has_series_attribute(Hdf5File::open(path, MPI_COMM_SELF));
   } catch (const std::exception&) {
     return false;  // not HDF5, or damaged: no series to keep
   }
 }
 
 }  // namespace
+
+bool has_series_attribute(const Hdf5File& file) {
+  std::uint64_t version = 0;
+  return file.get_attribute(file.open_group("/").get(), series_attribute, version);
+}
 
 bool is_series_file(const std::string& path, MPI_Comm comm) {
   int series = rank_of(comm) == 0 && reads_as_series(path);
@@ -85,6 +88,8 @@ std::map<std::uint64_t, StepEntry> steps_of(const Hdf5File& file) {
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm) {
   return detail::read_series(path, comm, [](const detail::Hdf5File& file) {
     std::vector<StepInfo> out;
+    // A plain checkpoint's groups may be named as steps are ("step_100/u"): not steps.
+    if (!detail::has_series_attribute(file)) return out;
     for (const auto& [step, entry] : detail::steps_of(file)) {
       StepInfo info{step, entry.complete, {}, {}, entry.damage};
       if (!entry.damage.empty()) {  // listed as damaged; its contents are not trusted

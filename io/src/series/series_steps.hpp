@@ -16,6 +16,9 @@ namespace distarray::detail {
 /// The root attribute that makes a file a series (Series creates it).
 inline constexpr const char* series_attribute = "distarray_series";
 
+/// Whether the open `file` has series_attribute at its root.
+bool has_series_attribute(const Hdf5File& file);
+
 /// Whether `path` is a series file, as rank 0 of `comm` reads it (every rank
 /// gets its answer); false where no regular file is there or it cannot be
 /// read as HDF5.  Collective.

@@ -111,7 +111,8 @@ struct StepInfo {
 };
 
 /// The steps of a series file in increasing order (collective); writes
-/// nothing (read_series).  Empty for a plain checkpoint.
+/// nothing (read_series).  Empty for a plain checkpoint (a file without the
+/// series attribute Series creates), whatever its groups are named.
 std::vector<StepInfo> list_steps(const std::string& path, MPI_Comm comm);
 
 /// Which step restore_step(path, name, into, step) reads and what array
