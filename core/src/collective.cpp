@@ -69,13 +69,14 @@ Described describe(const std::exception_ptr& e) {
 
 void agree_on_error(MPI_Comm comm, std::exception_ptr local) { agree_on_error(comm, local, 0, ""); }
 
-void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what) {
+void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what, bool* any) {
   int rank = 0, size = 1;
   DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
-  // One maximum over {size - lowest failing rank, value, -value}.
-  long reduced[3] = {local ? long(size - rank) : 0, value, -value};
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, reduced, 3, MPI_LONG, MPI_MAX, comm));
+  // One maximum over {size - lowest failing rank, value, -value, any}.
+  long reduced[4] = {local ? long(size - rank) : 0, value, -value, any && *any};
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, reduced, 4, MPI_LONG, MPI_MAX, comm));
+  if (any) *any = reduced[3] != 0;
   if (reduced[0] == 0) {
     if (reduced[1] != -reduced[2])
       throw UsageError("ranks disagree on " + what + ": from " + std::to_string(-reduced[2]) + " to " +

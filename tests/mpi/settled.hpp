@@ -8,10 +8,12 @@
 namespace distarray::testing {
 
 /// Executions that settle any plan's automatic engine: a warm-up, then at
-/// most PlanReport::most_trial_rounds rounds of its (up to three) contenders.
-constexpr int most_measuring_executions = 1 + PlanReport::most_trial_rounds * 3;
+/// most PlanReport::most_trial_rounds rounds of its (up to three)
+/// contenders, then the one whose start every rank agrees has settled.
+constexpr int most_measuring_executions = 2 + PlanReport::most_trial_rounds * 3;
 
-/// Whether a plan's automatic engine is still measuring.
+/// Whether a plan's automatic engine is still measuring (the same answer on
+/// every rank: loops may stop on it).
 template <class Plan>
 bool measuring(const Plan& plan) {
   return !plan.report().settled;

@@ -123,7 +123,9 @@ Executions run(const std::string& from_text, const std::string& to_text, Exchang
     const Costs c = counted;
     // On a busy machine the watch re-tries another engine now and then
     // (automatic.cpp): such an execution is that engine's, counted apart.
-    const bool tried = plan.report().trial_executions != trials;
+    // (Agreed: steps on different lines of ranks re-try at different executions.)
+    int tried = plan.report().trial_executions != trials;
+    MPI_Allreduce(MPI_IN_PLACE, &tried, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     if (k == settled && tried) settled = -1;  // the next one, then
     if (k == 0) r.first = c;
     if (k == settled) r.settled = c, r.settled_seen = seen;

@@ -13,7 +13,7 @@ namespace distarray::detail {
 Flight::Flight(std::vector<std::unique_ptr<Step>> steps, PlanReport report, std::string engine)
     : steps_(std::move(steps)), report_(std::move(report)), engine_(std::move(engine)) {
   report_.exchange = engine_names();
-  report_.settled = settled();
+  report_.settled = agreed_settled_ = settled();  // (the Executor agrees on it)
 }
 
 bool Flight::settled() const {
@@ -33,9 +33,10 @@ void Flight::completed() {
   in_flight_ = false;
   ++report_.executions;
   // The automatic engine settles after a few executions, and measures again
-  // where the kept engine slows down.
-  report_.settled = settled();
-  if (naming_ || !report_.settled) report_.exchange = engine_names();
+  // where the kept engine slows down; the report says what every rank agreed
+  // at this execution's start.
+  report_.settled = agreed_settled_;
+  if (naming_ || !settled()) report_.exchange = engine_names();
 }
 
 void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,

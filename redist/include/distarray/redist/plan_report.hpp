@@ -17,6 +17,9 @@ struct PlanReport {
   /// False while an automatic engine still tries the engines on the plan's
   /// first executions (a warm-up, then at most `most_trial_rounds` rounds of
   /// one execution per engine it can run): time a plan once it is settled.
+  /// The same on every rank, so loops may stop on it: true from the first
+  /// execution whose start found every rank's engines settled (steps on
+  /// different lines of ranks settle at different executions).
   bool settled = true;
   static constexpr int most_trial_rounds = 8;
   std::string cost_model;  ///< where ts and te came from: "calibrated", "wisdom", "options", ...

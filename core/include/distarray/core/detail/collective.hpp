@@ -29,20 +29,22 @@ namespace distarray::detail {
 void agree_on_error(MPI_Comm comm, std::exception_ptr local);
 /// The same, and where no rank has an error, a UsageError on every rank
 /// unless every rank passed the same `value` (`what` names it in the message):
-/// for counts that decide how many collectives follow.  One reduction.
-void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what);
+/// for counts that decide how many collectives follow.  `any`, where given,
+/// becomes whether it is true on any rank.  One reduction.
+void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what,
+                    bool* any = nullptr);
 
 /// Collective: runs this rank's `checks`, then agree_on_error with their
-/// error (if any) and `value`: every rank refuses together or none does.
+/// error (if any), `value` and `any`: every rank refuses together or none does.
 template <class F>
-void agree_on_checks(MPI_Comm comm, long value, const std::string& what, F&& checks) {
+void agree_on_checks(MPI_Comm comm, long value, const std::string& what, F&& checks, bool* any = nullptr) {
   std::exception_ptr refusal;
   try {
     checks();
   } catch (...) {
     refusal = std::current_exception();
   }
-  agree_on_error(comm, refusal, value, what);
+  agree_on_error(comm, refusal, value, what, any);
 }
 
 /// Collective: f() on every rank; its result where all succeeded, else the

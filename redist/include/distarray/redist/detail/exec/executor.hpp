@@ -51,6 +51,9 @@ class Executor {
     report.peers = int(peers.size());
     report.steps = int(owned.size());
     flight_ = std::make_shared<Flight>(std::move(owned), std::move(report), std::move(engine));
+    int settled = flight_->settled();
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &settled, 1, MPI_INT, MPI_LAND, comms_.control()));
+    flight_->agree_settled(settled != 0);
   }
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
@@ -86,9 +89,13 @@ class Executor {
   /// starts anything: runs this rank's `checks`, then every rank throws the
   /// same error (the lowest refusing rank's) when any rank's checks threw,
   /// and a UsageError when ranks pass different counts.
+  /// The same reduction agrees on whether every rank's steps have settled
+  /// (Flight::agree_settled).
   template <class F>
-  void agree_to_start(std::size_t count, const std::string& what, F&& checks) const {
-    agree_on_checks(comms_.control(), long(count), what, checks);
+  void agree_to_start(std::size_t count, const std::string& what, F&& checks) {
+    bool measuring = !flight_->settled();
+    agree_on_checks(comms_.control(), long(count), what, checks, &measuring);
+    flight_->agree_settled(!measuring);
   }
 
   const PlanCommunicators& comms() const { return comms_; }

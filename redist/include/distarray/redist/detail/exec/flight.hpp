@@ -47,8 +47,18 @@ class Flight {
   const PlanReport& report() const { return report_; }
   /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
   std::string engine_names() const;
-  /// No step's automatic engine is measuring.
+  /// No step of this rank's has an automatic engine measuring.
   bool settled() const;
+  /// What the report says from the next completed execution on (before
+  /// any execution, at once): `every_rank` is settled() agreed over the
+  /// plan's ranks at a start (Executor), since steps on different lines of
+  /// ranks settle at different executions and callers steer loops by the
+  /// report.  A start without that agreement (detail::AgreedStart) leaves
+  /// the report's value as it was.
+  void agree_settled(bool every_rank) {
+    agreed_settled_ = every_rank;
+    if (execution_ == 0) report_.settled = every_rank;
+  }
   /// Executions started so far.
   long execution() const { return execution_; }
   /// For destructors, which cannot throw: completes what is in flight, an
@@ -69,8 +79,9 @@ class Flight {
 
   std::vector<std::unique_ptr<Step>> steps_;
   PlanReport report_;
-  std::string engine_;   // the name where there are no steps
-  bool naming_ = false;  // an automatic engine was still measuring at start: name the engines again
+  std::string engine_;           // the name where there are no steps
+  bool naming_ = false;          // an automatic engine was still measuring at start: name the engines again
+  bool agreed_settled_ = false;  // agree_settled()
   std::vector<const void*> in_, from_;       // the sources; what the current step reads
   std::vector<std::vector<void*>> targets_;  // where step s writes: k intermediates, then the destinations
   std::size_t current_ = 0;
