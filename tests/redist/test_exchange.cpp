@@ -162,7 +162,7 @@ PlanReport run(ExchangeEngine engine, BufferStaging staging, std::size_t max_mes
   DistArray<double, 2, Space> a(from, MPI_COMM_WORLD);
   DistArray<double, 2, Space, DestOrder> b(to, MPI_COMM_WORLD);
   testing::fill_pattern(a);
-  for (int k = 0; k < 2 || (testing::measuring(plan) && k < testing::most_measuring_executions); ++k) {
+  for (int k = 0; k < 2 || (testing::measuring(plan) && k < testing::patient_executions); ++k) {
     Kokkos::deep_copy(b.local(), -1.0);
     plan.execute(a, b);
     EXPECT_EQ(testing::local_mismatches(b), 0) << "execution " << k;

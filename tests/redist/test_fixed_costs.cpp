@@ -110,7 +110,7 @@ Executions run(const std::string& from_text, const std::string& to_text, Exchang
   // first trial): settled is the first execution after them.
   int settled = -1;
   for (int k = 0; settled < 0 || k < std::max(10, settled + 3); ++k) {
-    if (k == testing::most_measuring_executions + 3) {
+    if (k == testing::patient_executions) {
       ADD_FAILURE() << "still measuring after " << k << " executions";
       break;
     }

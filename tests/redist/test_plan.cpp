@@ -126,8 +126,7 @@ TEST(Plan, AutomaticEngineIsRightWhileMeasuringAndAfter) {
       DistArray<double, 2> a(from, MPI_COMM_WORLD);
       testing::fill_pattern(a);
       Plan<double, 2> plan(from, to, MPI_COMM_WORLD);
-      for (int run = 0; run < 7 || (testing::measuring(plan) && run < testing::most_measuring_executions);
-           ++run) {
+      for (int run = 0; run < 7 || (testing::measuring(plan) && run < testing::patient_executions); ++run) {
         DistArray<double, 2> b(to, MPI_COMM_WORLD);
         if (run % 2)
           plan.execute(a, b);

@@ -52,7 +52,7 @@ TEST(Settled, TheSameOnEveryRankWhereLinesSettleApart) {
   const testing::Watchdog watchdog("executing until the report says settled", 300);
   int executions = 0;
   while (!plan.report().settled) {
-    ASSERT_LT(executions, testing::most_measuring_executions) << plan.report().exchange;
+    ASSERT_LT(executions, testing::patient_executions) << plan.report().exchange;
     plan.execute(a, b);
     ++executions;
     const bool measuring_here = plan.report().exchange.find("measuring") != std::string::npos;

@@ -93,7 +93,7 @@ TEST(Wisdom, TheSecondPlanTakesTheEngineWithoutMeasuring) {
   {
     P first(from, to, MPI_COMM_WORLD, options);
     if (first.report().settled) GTEST_SKIP() << "nothing to measure here";
-    for (int i = 0; i < testing::most_measuring_executions && testing::measuring(first); ++i)
+    for (int i = 0; i < testing::patient_executions && testing::measuring(first); ++i)
       first.execute(a, b);  // a warm-up, then rounds of trials
     ASSERT_TRUE(first.report().settled) << first.report().exchange;
     settled = first.report().exchange;
