@@ -149,8 +149,14 @@ Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm, std::st
 
 std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step, const std::string& name,
                         std::uint64_t& chosen) {
-  const auto steps = steps_of(file);
   const std::string where = "series '" + file.path() + "': ";
+  // A plain checkpoint's groups may be named as steps are ("step_100/u"):
+  // read as steps, they would be called damaged.
+  if (!has_series_attribute(file))
+    throw CheckpointError(where +
+                          "the file is not a distarray series (no distarray_series attribute); a checkpoint's "
+                          "arrays are read with restore");
+  const auto steps = steps_of(file);
   if (step) {
     const auto found = steps.find(*step);
     if (found == steps.end()) throw CheckpointError(where + "no step " + std::to_string(*step));

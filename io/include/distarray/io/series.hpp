@@ -130,6 +130,8 @@ StepArrayInfo step_array_info(const std::string& path, const std::string& name, 
 /// step read.  restore()'s arguments with the step before the options (the
 /// one that series add).  Collective.  As restore(): on a read error or a checksum
 /// mismatch `into` may hold part of the data; `options` as restore()'s.
+/// CheckpointError for a plain checkpoint (no series attribute), whatever
+/// its groups are named.
 template <class T, int D, class M, class O>
 std::uint64_t restore_step(const std::string& path, const std::string& name, DistArray<T, D, M, O>& into,
                            std::optional<std::uint64_t> step = std::nullopt,
