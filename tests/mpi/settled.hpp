@@ -21,6 +21,12 @@ constexpr int most_measuring_executions = 2 + PlanReport::most_trial_rounds * 3;
 /// (automatic.cpp): a plan still measuring after them is a defect.
 constexpr int patient_executions = 4 * most_measuring_executions;
 
+/// Whether one of this rank's engines of a plan is named "auto(measuring)".
+template <class Plan>
+bool measuring_here(const Plan& plan) {
+  return plan.report().exchange.find("measuring") != std::string::npos;
+}
+
 /// Whether a plan's automatic engine is still measuring on some rank: the
 /// report not yet settled (the same on every rank), or some rank's engines
 /// named "auto(measuring)" (one that a busy machine's watch has made measure
@@ -28,7 +34,7 @@ constexpr int patient_executions = 4 * most_measuring_executions;
 /// the tests make their plans: loops may stop on it.
 template <class Plan>
 bool measuring(const Plan& plan) {
-  int measuring = !plan.report().settled || plan.report().exchange.find("measuring") != std::string::npos;
+  int measuring = !plan.report().settled || measuring_here(plan);
   MPI_Allreduce(MPI_IN_PLACE, &measuring, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   return measuring != 0;
 }

@@ -55,8 +55,7 @@ TEST(Settled, TheSameOnEveryRankWhereLinesSettleApart) {
     ASSERT_LT(executions, testing::patient_executions) << plan.report().exchange;
     plan.execute(a, b);
     ++executions;
-    const bool measuring_here = plan.report().exchange.find("measuring") != std::string::npos;
-    ASSERT_TRUE(same_on_every_rank(plan.report().settled, measuring_here, apart))
+    ASSERT_TRUE(same_on_every_rank(plan.report().settled, testing::measuring_here(plan), apart))
         << "execution " << executions << ": " << plan.report().exchange;
   }
   EXPECT_EQ(testing::local_mismatches(b), 0);
