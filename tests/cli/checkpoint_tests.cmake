@@ -14,6 +14,9 @@ endforeach()
 distarray_cli_test(restore_missing_dataset 1 "checkpoint '.*saved_np4.h5': no dataset 'v'"
                    restore --file ${CMAKE_CURRENT_BINARY_DIR}/saved_np4.h5 --dataset v --to "block,block on 1x1")
 set_tests_properties(cli.restore_missing_dataset PROPERTIES FIXTURES_REQUIRED saved_np4)
+distarray_cli_mpi_test(restore_step_of_checkpoint 2 1 "saved_np4.h5': the file is not a distarray series"
+                       restore --file ${CMAKE_CURRENT_BINARY_DIR}/saved_np4.h5 --array u --to "block,block on 2x1")
+set_tests_properties(cli.restore_step_of_checkpoint PROPERTIES FIXTURES_REQUIRED saved_np4)
 # ls of a plain checkpoint: its arrays; a checkpoint is never saved over a series.
 distarray_cli_mpi_test(ls_checkpoint 2 0 "saved_np4.h5: a checkpoint \\(not a series\\), 1 array\n  u  f64 130x71  saved from \"cyclic\\(5\\),block on 2x2\" \\(row-major\\)\n"
                        ls ${CMAKE_CURRENT_BINARY_DIR}/saved_np4.h5)

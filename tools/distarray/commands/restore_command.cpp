@@ -23,21 +23,11 @@ int run_restore(int argc, char** argv, MPI_Comm comm) {
   if (args.has("step")) step = std::uint64_t(args.integer("step", 0, 0, index_t(1) << 40));
   std::string name = args.text("dataset", "array");
   DatasetInfo info;
-  if (series) {  // the array's shape and type from the step's listing
-    const auto steps = list_steps(path, comm);
-    const std::string array = args.text("array", "");
-    for (const StepInfo& s : steps) {
-      if (step && s.step == *step && !s.damage.empty())
-        throw CheckpointError("series '" + path + "': step " + std::to_string(*step) +
-                              " is damaged: " + s.damage);
-      for (const auto& [n, i] : s.arrays)
-        if (n == array && (step ? s.step == *step : s.complete)) info = i;
-    }
-    if (info.element_type.empty())
-      throw CheckpointError("series '" + path + "': no " +
-                            (step ? "step " + std::to_string(*step) : "complete step") + " holds an array '" +
-                            array + "'");
-    name = array;
+  if (series) {  // the step read (the library chooses and refuses), the array's shape and type there
+    name = args.text("array", "");
+    const StepArrayInfo found = step_array_info(path, name, comm, step);
+    step = found.step;  // named below: restore_step warns of the steps passed over only once, here
+    info = found.array;
   } else {
     info = checkpoint_info(path, name, comm);
   }
