@@ -153,9 +153,10 @@ std::string choose_step(const Hdf5File& file, std::optional<std::uint64_t> step,
   // A plain checkpoint's groups may be named as steps are ("step_100/u"):
   // read as steps, they would be called damaged.
   if (!has_series_attribute(file))
-    throw CheckpointError(where +
-                          "the file is not a distarray series (no distarray_series attribute); a checkpoint's "
-                          "arrays are read with restore");
+    throw CheckpointError(
+        where +
+        "the file is not a distarray series (no distarray_series attribute); a checkpoint's "
+        "arrays are read with restore");
   const auto steps = steps_of(file);
   if (step) {
     const auto found = steps.find(*step);
