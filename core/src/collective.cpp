@@ -70,30 +70,37 @@ Described describe(const std::exception_ptr& e) {
 void agree_on_error(MPI_Comm comm, std::exception_ptr local) { agree_on_error(comm, local, 0, ""); }
 
 void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what, bool* any) {
-  int rank = 0, size = 1;
-  DISTARRAY_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  DISTARRAY_MPI_CHECK(MPI_Comm_size(comm, &size));
+  Agreement agreement(comm, std::move(local), value, what, any && *any);
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, agreement.values, 4, MPI_LONG, MPI_MAX, comm));
+  if (any) *any = agreement.any();
+  agreement.conclude();
+}
+
+Agreement::Agreement(MPI_Comm comm, std::exception_ptr local, long value, std::string what, bool any)
+    : values{0, value, -value, any}, comm_(comm), local_(std::move(local)), what_(std::move(what)) {
   // One maximum over {size - lowest failing rank, value, -value, any}.
-  long reduced[4] = {local ? long(size - rank) : 0, value, -value, any && *any};
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, reduced, 4, MPI_LONG, MPI_MAX, comm));
-  if (any) *any = reduced[3] != 0;
-  if (reduced[0] == 0) {
-    if (reduced[1] != -reduced[2])
-      throw UsageError("ranks disagree on " + what + ": from " + std::to_string(-reduced[2]) + " to " +
-                       std::to_string(reduced[1]) + " on different ranks; nothing was done");
+  if (local_) values[0] = ranks_of(comm_) - rank_of(comm_);
+}
+
+void Agreement::conclude() {
+  if (values[0] == 0) {
+    if (values[1] != -values[2])
+      throw UsageError("ranks disagree on " + what_ + ": from " + std::to_string(-values[2]) + " to " +
+                       std::to_string(values[1]) + " on different ranks; nothing was done");
     return;
   }
-  const int first = size - int(reduced[0]);
+  const int rank = rank_of(comm_);
+  const int first = ranks_of(comm_) - int(values[0]);
   Described d;
   if (rank == first) {
-    d = describe(local);
+    d = describe(local_);
     d.message = utf8_prefix(d.message, 8192);
   }
   int header[3] = {int(d.kind), d.mpi_code, int(d.message.size())};
-  DISTARRAY_MPI_CHECK(MPI_Bcast(header, 3, MPI_INT, first, comm));
+  DISTARRAY_MPI_CHECK(MPI_Bcast(header, 3, MPI_INT, first, comm_));
   std::vector<char> text(std::size_t(header[2]) + 1, '\0');
   if (rank == first) d.message.copy(text.data(), d.message.size());
-  DISTARRAY_MPI_CHECK(MPI_Bcast(text.data(), header[2], MPI_CHAR, first, comm));
+  DISTARRAY_MPI_CHECK(MPI_Bcast(text.data(), header[2], MPI_CHAR, first, comm_));
   // Every rank, the failing one too, throws the same class (a std::bad_alloc
   // becomes an AllocationError everywhere).
   raise({ErrorKind(header[0]), header[1], std::string(text.data(), std::size_t(header[2]))});

@@ -54,6 +54,7 @@ py::dict report_dict(const PlanReport& r) {
   d["local_launches"] = r.local_launches;
   d["executions"] = r.executions;
   d["trial_executions"] = r.trial_executions;
+  d["agreements_in_exchange"] = r.agreements_in_exchange;
   d["plan_seconds"] = r.plan_seconds;
   d["pack_seconds"] = r.pack_seconds;
   d["staging_seconds"] = r.staging_seconds;

@@ -12,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -118,6 +121,61 @@ TEST(Refusals, ArraysOnAnotherCommunicator) {
   }
   MPI_Comm_free(&duplicate);
   MPI_Comm_free(&reversed);
+}
+
+// The shared engine on one node reduces the agreement to start in its own
+// barrier, after the ranks that passed their checks have packed into their
+// peers' windows (Executor::agree_to_start): a refusal leaves every
+// destination as it was (a node-shared one, written in one pass, too), a
+// rank still in flight gets its execution whole however often the others
+// start, batches agree apart, and the plan goes on.
+TEST(Refusals, AgreedInTheSharedEnginesBarrier) {
+  const int n = world_size();
+  const bool last = world_rank() == n - 1, first = world_rank() == 0;
+  const auto from = Layout<2>::parse("block,* on " + std::to_string(n) + "x1", {5, 3});  // ranks own nothing
+  const auto to = Layout<2>::parse("*,block on 1x" + std::to_string(n), {5, 3});
+  PlanOptions options;
+  options.method = RedistMethod::direct;
+  options.exchange = ExchangeEngine::shared;
+  Plan<double, 2> plan(from, to, MPI_COMM_WORLD, options);
+  std::vector<DistArray<double, 2>> a, other;  // other: what a refused start would move
+  for (int j = 0; j < 2; ++j) a.emplace_back(from, MPI_COMM_WORLD), other.emplace_back(from, MPI_COMM_WORLD);
+  for (auto& x : a) testing::fill_pattern(x);
+  for (auto& x : other) Kokkos::deep_copy(x.local(), 7.0);
+  DistArray<double, 2> wrong(from, MPI_COMM_WORLD);
+  const auto untouched = [](const DistArray<double, 2>& x) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.local());
+    return std::all_of(h.data(), h.data() + h.size(), [](double v) { return v == -1.0; });
+  };
+  std::vector<DistArray<double, 2>> b;
+  b.emplace_back(to, MPI_COMM_WORLD, node_shared);
+  b.emplace_back(to, MPI_COMM_WORLD);
+  for (auto& out : b) {
+    const std::string what = out.local().data() == b[0].local().data() ? "node-shared: " : "private: ";
+    Kokkos::deep_copy(out.local(), -1.0);
+    expect_agreed<ShapeMismatch>(
+        what + "a wrong destination on the last rank", [&] { plan.execute(other[0], last ? wrong : out); },
+        "built for");
+    if (n > 1)
+      expect_agreed<UsageError>(
+          what + "two arrays on rank 0, one on the others",
+          [&] { plan.execute(std::span(other).first(first ? 2 : 1), std::span(b).first(first ? 2 : 1)); },
+          "ranks disagree on the number of arrays");
+    EXPECT_TRUE(untouched(out)) << what;
+    plan.execute(a[0], out);
+    EXPECT_EQ(testing::local_mismatches(out), 0) << what;
+  }
+  Request pending = plan.start(a[0], b[1]);
+  if (!first) pending.wait();
+  for (int i = 0; i < 3; ++i)  // the other ranks pack `other` each time
+    expect_agreed<UsageError>(
+        "in flight on rank 0", [&] { plan.execute(other[0], b[0]); }, "in flight");
+  pending.wait();
+  EXPECT_EQ(testing::local_mismatches(b[1]), 0) << "in flight on rank 0";
+  plan.execute(std::span(a), std::span(b));  // a batch: agreed apart, then array by array
+  for (const auto& y : b) EXPECT_EQ(testing::local_mismatches(y), 0) << "a batch";
+  if (plan.report().steps > 0)  // three executions of one array each; none refused
+    EXPECT_EQ(plan.report().agreements_in_exchange, 3) << plan.report().exchange;
 }
 
 }  // namespace

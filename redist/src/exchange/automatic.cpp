@@ -77,6 +77,13 @@ class AutomaticExchange final : public Exchange {
     return state_ == State::measuring ? "auto(measuring)" : contest_.chosen_exchange().name();
   }
   bool settled() const override { return state_ != State::measuring; }
+  /// Only a start that neither measures nor watches (both collective, which
+  /// a rank that refuses does not reach) hands the agreement to the kept engine.
+  bool carries_agreement() const override {
+    return state_ == State::decided && !(window_full_ && contest_.size() > 1) &&
+           contest_.chosen_exchange().carries_agreement();
+  }
+  void agree_only(Agreement& agreement) override { contest_.chosen_exchange().agree_only(agreement); }
 
  private:
   /// retrial: the next execution re-tries retrial_of_ (`retry`).

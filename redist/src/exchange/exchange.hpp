@@ -8,6 +8,7 @@
 #include "message_types.hpp"
 #include "peer_exchange.hpp"
 
+#include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/exec/exchange_buffers.hpp>
 #include <distarray/redist/plan_options.hpp>
@@ -41,6 +42,9 @@ struct StepShape {
 struct Blocks {
   std::span<const void* const> in;
   std::span<void* const> out;
+  /// The front end's agreement to start, where a start reduces it in its
+  /// own synchronisation (Exchange::carries_agreement): null otherwise.
+  Agreement* agreement = nullptr;
 };
 
 /// One execution is start(), then test() until it returns true or wait()
@@ -62,6 +66,17 @@ class Exchange {
   virtual std::string name() const = 0;
   /// False while the automatic engine is still measuring.
   virtual bool settled() const { return true; }
+  /// Whether the next start can reduce the front end's agreement to start
+  /// (Blocks::agreement) in a synchronisation of all the step's ranks that
+  /// it makes anyway, before it writes anything a peer reads: the same
+  /// answer on every rank of the step.  Every rank then either starts
+  /// with the agreement or passes it to agree_only.
+  virtual bool carries_agreement() const { return false; }
+  /// On a rank that does not start this execution (it refuses, or moves a
+  /// batch or nothing): the agreement alone, reduced in the same
+  /// synchronisation as a carrying start's, and concluded.  Only where
+  /// carries_agreement().
+  virtual void agree_only(Agreement& agreement);
 };
 
 /// Packed buffers through one MPI_(Neighbor_)alltoallv.

@@ -7,6 +7,10 @@
 
 namespace distarray::detail {
 
+void Exchange::agree_only(Agreement&) {
+  throw Error("exchange '" + name() + "' was given an agreement to start but carries none");
+}
+
 double add_seconds(double& total, double start) {
   const double now = MPI_Wtime();
   total += now - start;

@@ -51,7 +51,11 @@ class SharedExchange final : public Exchange {
  public:
   SharedExchange(const StepShape& shape, const CopyTable& send, const CopyTable& recv, StepHalf& buffers,
                  bool device_memory)
-      : shape_(shape), node_(node_communicator(shape.comm)), me_(rank_of(node_)) {
+      : shape_(shape),
+        node_(node_communicator(shape.comm)),
+        me_(rank_of(node_)),
+        device_memory_(device_memory),
+        whole_step_on_node_(ranks_of(node_) == ranks_of(shape.comm)) {
     const std::vector<int> node_rank = node_ranks(shape.comm, node_);
     const auto eb = index_t(shape.element_bytes);
     const index_t outgoing = outgoing_elements(send, node_rank);
@@ -132,9 +136,31 @@ class SharedExchange final : public Exchange {
     t = add_seconds(report.pack_seconds, t);
     std::atomic_thread_fence(std::memory_order_seq_cst);  // the stores before the barrier
     for (const auto& m : to_other_nodes_) post_message(shape_, true, mine, m, shape_.payload_tag, requests_);
-    requests_.emplace_back();
-    DISTARRAY_MPI_CHECK(MPI_Ibarrier(node_, &requests_.back()));
+    if (blocks.agreement) {
+      try {
+        reduce_agreement(*blocks.agreement);  // the barrier
+      } catch (...) {
+        // Refused: what was packed is never read, and the windows stay as
+        // on the ranks that refused (agree_only), one of which may still
+        // have to unpack its previous execution from the current window.
+        current_ = (current_ + windows - 1) % windows;
+        throw;
+      }
+    } else {
+      requests_.emplace_back();
+      DISTARRAY_MPI_CHECK(MPI_Ibarrier(node_, &requests_.back()));
+    }
     add_seconds(report.exchange_seconds, t);
+  }
+  /// On one node, in host memory: the barrier is a reduction of every
+  /// rank of the step (a device's segments order kernels by events, which
+  /// a rank that refuses would not record).
+  bool carries_agreement() const override { return !device_memory_ && whole_step_on_node_; }
+  void agree_only(Agreement& agreement) override {
+    // The post for the one pass that every rank of the node makes at a
+    // start (none: the ranks that started wait for it, and go in two passes).
+    one_pass_->ready(nullptr);
+    reduce_agreement(agreement);
   }
   bool test(const Blocks& blocks, PlanReport& report) override {
     const bool done = complete_requests(requests_, false, report.exchange_seconds);
@@ -148,6 +174,12 @@ class SharedExchange final : public Exchange {
   std::string name() const override { return "shared"; }
 
  private:
+  /// The start's agreement reduced over the node (every rank of the step
+  /// and of the agreement: carries_agreement), and concluded.
+  void reduce_agreement(Agreement& agreement) {
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, agreement.values, 4, MPI_LONG, MPI_MAX, node_));
+    agreement.conclude();
+  }
   /// Node rank `r`'s part of the current window.
   char* window(int r) const { return segments_->segment(r) + current_ * window_; }
   void unpack(const Blocks& blocks, PlanReport& report) {
@@ -165,6 +197,8 @@ class SharedExchange final : public Exchange {
   const StepShape& shape_;
   MPI_Comm node_;                       // the step's ranks on this node, numbered alike
   int me_;                              // this rank's number in node_
+  bool device_memory_;                  // the segments in a GPU's memory
+  bool whole_step_on_node_;             // every rank of the step on this node
   std::unique_ptr<Segments> segments_;  // each rank's: `windows` windows of window_ bytes
   std::size_t window_ = 0;
   PlacedBuffers* placed_ = nullptr;

@@ -78,7 +78,8 @@ void Step::execute(const void* in, void* out, PlanReport& report) {
   wait(report);
 }
 
-void Step::start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report) {
+void Step::start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
+                 Agreement* agreement) {
   buffers_->counters = {};
   const std::size_t k = in.size();
   if (k > 1 && int(k) != batched_k_)
@@ -86,7 +87,7 @@ void Step::start(std::span<const void* const> in, std::span<void* const> out, Pl
   active_ = k == 1 ? exchange_.get() : batched_.get();
   in_ = in;
   out_ = out;
-  active_->start({in_, out_}, report);
+  active_->start({in_, out_, agreement}, report);
   // The message to oneself while the others are on their way.
   const double t = MPI_Wtime();
   if (own_elements_ > 0) buffers_->copy_own(in_, out_);
@@ -154,5 +155,13 @@ std::vector<int> Step::peers() const {
 
 std::string Step::engine() const { return exchange_->name(); }
 bool Step::settled() const { return exchange_->settled(); }
+bool Step::carries_agreement() const { return exchange_->carries_agreement(); }
+void Step::agree_only(Agreement& agreement) { exchange_->agree_only(agreement); }
+
+bool Step::runs_on(MPI_Comm comm) const {
+  int result = MPI_UNEQUAL;
+  DISTARRAY_MPI_CHECK(MPI_Comm_compare(comm, shape_->comm, &result));
+  return result == MPI_IDENT || result == MPI_CONGRUENT;
+}
 
 }  // namespace distarray::detail

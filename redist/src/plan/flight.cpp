@@ -40,7 +40,7 @@ void Flight::completed() {
 }
 
 void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
-                   const std::function<void()>& copy) {
+                   const std::function<void()>& copy, Agreement* agreement) {
   ++execution_;
   current_ = 0;
   in_ = std::move(in);
@@ -53,15 +53,16 @@ void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> 
     completed();
     return;
   }
-  grounded_on_error([&] { start_step(0); });
+  grounded_on_error([&] { start_step(0, agreement); });
+  if (agreement) ++report_.agreements_in_exchange;
 }
 
-void Flight::start_step(std::size_t s) {
+void Flight::start_step(std::size_t s, Agreement* agreement) {
   if (s == 0)
     from_ = in_;
   else
     from_.assign(targets_[s - 1].begin(), targets_[s - 1].end());  // what the step before wrote
-  steps_[s]->start(from_, targets_[s], report_);
+  steps_[s]->start(from_, targets_[s], report_, agreement);
 }
 
 bool Flight::advance(bool block) {

@@ -135,8 +135,11 @@ class MatrixTransform {
   /// every rank when the counts differ (here or between ranks).
   Request start(T alpha, std::span<const T* const> a, T beta, std::span<T* const> b,
                 const execution_space& exec = execution_space()) {
-    executor_.agree_to_start(a.size(), "the number of matrix pairs to move",
-                             [&] { check_start(alpha, a.size(), beta, b.size()); });
+    // Not carried by the exchange (Executor::agree_to_start): alpha = 0
+    // starts nothing (begin), and ranks may pass different alphas.
+    executor_.agree_to_start(
+        a.size(), "the number of matrix pairs to move", [&] { check_start(alpha, a.size(), beta, b.size()); },
+        false);
     return begin(alpha, a, beta, b, exec);
   }
   /// start(alpha, a, beta, b, exec) without its agreement across ranks, for

@@ -47,6 +47,10 @@ struct PlanReport {
   /// (a warm-up, then rounds of trials), the re-trials of the engines it did
   /// not keep, and every contender measured again where the choice fell behind.
   int trial_executions = 0;
+  /// Executions whose start was agreed (the refusal checks of every rank)
+  /// in the first exchange's own synchronisation instead of a reduction of
+  /// its own: the shared engine's, on one node (Executor::agree_to_start).
+  int agreements_in_exchange = 0;
   double plan_seconds = 0;
   double pack_seconds = 0;
   double exchange_seconds = 0;

@@ -34,17 +34,44 @@ void agree_on_error(MPI_Comm comm, std::exception_ptr local);
 void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what,
                     bool* any = nullptr);
 
+/// What `checks` threw, if anything.
+template <class F>
+std::exception_ptr refusal_of(F&& checks) {
+  try {
+    checks();
+  } catch (...) {
+    return std::current_exception();
+  }
+  return nullptr;
+}
+
+/// agree_on_error in two halves, for a reduction made elsewhere (an
+/// engine's own synchronisation over the same ranks, redist's shared
+/// engine): this rank's part, then `conclude` once `values` hold every
+/// rank's maximum.
+class Agreement {
+ public:
+  Agreement(MPI_Comm comm, std::exception_ptr local, long value, std::string what, bool any);
+  /// What each rank contributes; reduced by MPI_MAX over MPI_LONG, in place.
+  long values[4];
+  /// Collective over the agreement's communicator (an error's message is
+  /// broadcast on it): throws every rank's same error where any rank has
+  /// one, or the UsageError where the values differ.
+  void conclude();
+  /// After conclude: whether `any` was true on any rank.
+  bool any() const { return values[3] != 0; }
+
+ private:
+  MPI_Comm comm_;
+  std::exception_ptr local_;
+  std::string what_;
+};
+
 /// Collective: runs this rank's `checks`, then agree_on_error with their
 /// error (if any), `value` and `any`: every rank refuses together or none does.
 template <class F>
 void agree_on_checks(MPI_Comm comm, long value, const std::string& what, F&& checks, bool* any = nullptr) {
-  std::exception_ptr refusal;
-  try {
-    checks();
-  } catch (...) {
-    refusal = std::current_exception();
-  }
-  agree_on_error(comm, refusal, value, what, any);
+  agree_on_error(comm, refusal_of(checks), value, what, any);
 }
 
 /// Collective: f() on every rank; its result where all succeeded, else the

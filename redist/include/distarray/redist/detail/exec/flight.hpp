@@ -30,8 +30,10 @@ class Flight {
   /// Starts execution number execution() + 1 of k = in.size() arrays:
   /// targets[s] holds the k blocks step s writes (the last: the
   /// destinations).  `copy` does the whole of it when there are no steps.
+  /// `agreement`: the front end's agreement to start, which the first
+  /// step's engine carries (carries_agreement; k = 1), or null.
   void start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
-             const std::function<void()>& copy);
+             const std::function<void()>& copy, Agreement* agreement = nullptr);
   /// Progresses without blocking; true once the execution is complete.
   bool test() { return advance(false); }
   /// Completes the execution.
@@ -43,6 +45,12 @@ class Flight {
     for (const auto& step : steps_) step->prepare_batch(k);
   }
   std::size_t step_count() const { return steps_.size(); }
+  /// The first step's engine can carry the agreement to start (Step::carries_agreement).
+  bool carries_agreement() const { return !steps_.empty() && steps_[0]->carries_agreement(); }
+  /// The agreement alone, through the first step's engine (Step::agree_only).
+  void agree_only(Agreement& agreement) { steps_[0]->agree_only(agreement); }
+  /// The first step runs on `comm`'s ranks (Step::runs_on).
+  bool first_step_runs_on(MPI_Comm comm) const { return !steps_.empty() && steps_[0]->runs_on(comm); }
   bool in_flight() const { return in_flight_; }
   const PlanReport& report() const { return report_; }
   /// The steps' exchange engines, e.g. "datatype" or "alltoallv,p2p".
@@ -74,7 +82,7 @@ class Flight {
   /// Runs f; if it throws, the execution is no longer in flight.
   template <class F>
   void grounded_on_error(F&& f);
-  void start_step(std::size_t s);
+  void start_step(std::size_t s, Agreement* agreement = nullptr);
   void completed();
 
   std::vector<std::unique_ptr<Step>> steps_;

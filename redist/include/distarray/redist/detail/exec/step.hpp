@@ -53,7 +53,10 @@ class Step {
   /// block, one message per peer holding all k pieces for more (on the
   /// encoded engine, whose headers each place one array's piece, the k
   /// arrays one after another).
-  void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report);
+  /// `agreement`: the front end's agreement to start, which the engine's
+  /// start reduces and concludes (carries_agreement; k = 1 only).
+  void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
+             Agreement* agreement = nullptr);
   /// Before a batched start of k > 1 arrays: builds what it needs (the
   /// buffers, the peer graph).  Collective over the step's communicator.
   void prepare_batch(int k);
@@ -66,6 +69,13 @@ class Step {
   /// The engine's name ("auto(measuring)" until the automatic choice is made).
   std::string engine() const;
   bool settled() const;
+  /// The engine's next start can carry the front end's agreement
+  /// (exchange.hpp: Exchange::carries_agreement); then agree_only is the
+  /// agreement alone, on a rank that does not start.
+  bool carries_agreement() const;
+  void agree_only(Agreement& agreement);
+  /// Whether the step's communicator has `comm`'s ranks, in its order.
+  bool runs_on(MPI_Comm comm) const;
 
  private:
   void add_counters(PlanReport& report) const;
