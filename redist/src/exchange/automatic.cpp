@@ -3,8 +3,7 @@
 // stays, what it does not use is freed, the wisdom is told.  Then watched:
 // a window's median past switch_ratio times the runner-up's time has the
 // runner-up timed again at once, and every contender measured again only
-// where that confirms it (eight 0.05 ms executions fit in one scheduler
-// slice that slows every engine alike).  The others are re-tried in turn,
+// where that confirms it (watch_window.hpp).  The others are re-tried in turn,
 // the runner-up first, each time the kept engine has run retrial_every
 // times the next one's cost (a trial on a busy machine can make one look
 // slower than it is: a 256^2 transpose kept packing at 0.17 ms where the
@@ -12,12 +11,12 @@
 
 #include "contest.hpp"
 #include "exchange.hpp"
+#include "watch_window.hpp"
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/mpi_check.hpp>
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 namespace distarray::detail {
@@ -46,7 +45,7 @@ class AutomaticExchange final : public Exchange {
       const std::size_t k = trial_contender();
       const bool fresh = !contest_[k].exchange;  // (alike on every rank)
       if (!contest_.made(k)) return refused(blocks, report);
-      if (fresh) warm_up(k, contest_[k].warm_ups, blocks, report);
+      if (fresh) contest_.warm_up(k, contest_[k].warm_ups, blocks, report);
       const double seconds = contest_.run(k, blocks, report);
       measured(seconds, MPI_Wtime() - started);
     } else if (state_ == State::retrial) {
@@ -80,7 +79,7 @@ class AutomaticExchange final : public Exchange {
   /// Only a start that neither measures nor watches (both collective, which
   /// a rank that refuses does not reach) hands the agreement to the kept engine.
   bool carries_agreement() const override {
-    return state_ == State::decided && !(window_full_ && contest_.size() > 1) &&
+    return state_ == State::decided && !(window_.due() && contest_.size() > 1) &&
            contest_.chosen_exchange().carries_agreement();
   }
   void agree_only(Agreement& agreement) override { contest_.chosen_exchange().agree_only(agreement); }
@@ -88,7 +87,6 @@ class AutomaticExchange final : public Exchange {
  private:
   /// retrial: the next execution re-tries retrial_of_ (`retry`).
   enum class State { measuring, decided, retrial };
-  static constexpr int watch_window = 8;
   static constexpr double switch_ratio = 1.5;
   static constexpr double retrial_every = 32;
 
@@ -125,8 +123,7 @@ class AutomaticExchange final : public Exchange {
   void decide(std::size_t k) {
     state_ = State::decided;
     contest_.choose(k);
-    watched_ = 0;
-    window_full_ = false;
+    window_.restart();
     spent_ = 0;
     retried_ = false;
     hold_buffers_of(k);
@@ -181,7 +178,7 @@ class AutomaticExchange final : public Exchange {
     // for 0.02 s warm on a 4096^2 complex step): warm-ups, as in the trials.
     int cold = borrows;
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &cold, 1, MPI_INT, MPI_LOR, shape_.comm));
-    warm_up(r, std::max(cold, fresh ? c.warm_ups : 0), blocks, report);
+    contest_.warm_up(r, std::max(cold, fresh ? c.warm_ups : 0), blocks, report);
     contest_.best(r) = contest_.run(r, blocks, report);
     contest_.drop(r);
     if (borrows) hold_buffers_of(contest_.chosen());
@@ -193,31 +190,20 @@ class AutomaticExchange final : public Exchange {
     if (median_ > switch_ratio * contest_.best(r)) measure_again();
   }
 
-  /// Runs contender k `executions` times, untimed.
-  void warm_up(std::size_t k, int executions, const Blocks& blocks, PlanReport& report) {
-    for (int e = 0; e < executions; ++e) contest_.run(k, blocks, report);
-  }
-
   /// A watched execution completed in `inside_` seconds.
-  void completed() {
-    window_[std::size_t(watched_++ % watch_window)] = inside_;
-    window_full_ = watched_ % watch_window == 0;
-  }
+  void completed() { window_.add(inside_); }
 
-  /// At a start after every watch_window watched executions: the median of
+  /// At a start after every WatchWindow::size watched executions: the median of
   /// the window, slowest rank, against the runner-up (collective).  Re-tries
   /// the runner-up where the chosen one seems to have fallen behind (`retry`
   /// measures every contender again if it has), or when a re-trial is due.
   void watch() {
-    if (!window_full_ || contest_.size() == 1) return;
-    window_full_ = false;
-    std::array<double, watch_window> w = window_;
-    std::nth_element(w.begin(), w.begin() + watch_window / 2, w.end());
-    median_ = w[watch_window / 2];
+    if (!window_.due() || contest_.size() == 1) return;
+    median_ = window_.median();
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &median_, 1, MPI_DOUBLE, MPI_MAX, shape_.comm));
     const std::size_t r = contest_.runner_up();
     if (median_ > switch_ratio * contest_.best(r)) return retry_next(r);
-    spent_ += median_ * watch_window;
+    spent_ += median_ * WatchWindow::size;
     // The first re-trial since the decision takes the runner-up and prices
     // it at no more than twice the kept engine's time: its trials may have
     // met a busy machine.  Then the others in turn.
@@ -245,10 +231,8 @@ class AutomaticExchange final : public Exchange {
   std::size_t retrial_of_ = 0;    // the contender of the re-trial under way
   std::size_t last_retried_ = 0;  // the last one re-tried when due
   bool completed_in_start_ = false;
-  double inside_ = 0;                          // the running execution's seconds inside the engine
-  long watched_ = 0;                           // executions since the decision
-  bool window_full_ = false;                   // watch_window of them since the last check
-  std::array<double, watch_window> window_{};  // their last watch_window times
+  double inside_ = 0;   // the running execution's seconds inside the engine
+  WatchWindow window_;  // the kept engine's last executions
   std::function<void(ExchangeEngine)> decided_;
 };
 

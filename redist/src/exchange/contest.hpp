@@ -82,6 +82,11 @@ class Contest {
     return MPI_Wtime() - started;
   }
 
+  /// Runs contender k `executions` times, untimed.
+  void warm_up(std::size_t k, int executions, const Blocks& blocks, PlanReport& report) {
+    for (int e = 0; e < executions; ++e) run(k, blocks, report);
+  }
+
   /// Records a trial of contender k: its execution's seconds, and its cost
   /// (the largest of its trials': the first makes the shared windows).
   void record(std::size_t k, double seconds, double cost) {
