@@ -102,8 +102,8 @@ class Executor {
   /// where this rank starts one array and `starts_steps` (the front end
   /// calls start next with nothing collective before, on every rank that
   /// passed its checks: its steps then run), at once otherwise.  On four
-  /// ranks sharing two cores, a 256^2 transpose took a third less time
-  /// without a synchronisation of its own for the agreement.
+  /// ranks sharing two cores, 256^2 transposes took 16-37% less time so
+  /// (docs/performance.md).
   template <class F>
   void agree_to_start(std::size_t count, const std::string& what, F&& checks, bool starts_steps = true) {
     std::exception_ptr refusal = refusal_of(checks);
