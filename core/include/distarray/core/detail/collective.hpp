@@ -67,13 +67,6 @@ class Agreement {
   std::string what_;
 };
 
-/// Collective: runs this rank's `checks`, then agree_on_error with their
-/// error (if any), `value` and `any`: every rank refuses together or none does.
-template <class F>
-void agree_on_checks(MPI_Comm comm, long value, const std::string& what, F&& checks, bool* any = nullptr) {
-  agree_on_error(comm, refusal_of(checks), value, what, any);
-}
-
 /// Collective: f() on every rank; its result where all succeeded, else the
 /// same typed error on every rank.  f must not call collectives on `comm`.
 template <class F>
