@@ -20,21 +20,45 @@
 
 namespace distarray::detail::fake_engines {
 
-/// An engine whose executions take `seconds()` each, spent inside start.
+/// An engine whose executions take `seconds()` each, spent inside start;
+/// one that `carries` the front end's agreement says so.
 class TimedEngine final : public Exchange {
  public:
-  TimedEngine(std::string name, std::function<double()> seconds)
-      : name_(std::move(name)), seconds_(std::move(seconds)) {}
+  TimedEngine(std::string name, std::function<double()> seconds, bool carries = false)
+      : name_(std::move(name)), seconds_(std::move(seconds)), carries_(carries) {}
   void start(const Blocks&, PlanReport&) override {
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds_()));
   }
   bool test(const Blocks&, PlanReport&) override { return true; }
   void wait(const Blocks&, PlanReport&) override {}
   std::string name() const override { return name_; }
+  bool carries_agreement() const override { return carries_; }
 
  private:
   std::string name_;
   std::function<double()> seconds_;
+  bool carries_;
+};
+
+/// An engine whose messages move on their own once started: its execution
+/// ends `seconds` after its start, whatever the caller did between start
+/// and wait (where a TimedEngine's wait comes after all of that).
+class ProgressingEngine final : public Exchange {
+ public:
+  ProgressingEngine(std::string name, double seconds) : name_(std::move(name)), seconds_(seconds) {}
+  void start(const Blocks&, PlanReport&) override {
+    done_ =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(seconds_));
+  }
+  bool test(const Blocks&, PlanReport&) override { return std::chrono::steady_clock::now() >= done_; }
+  void wait(const Blocks&, PlanReport&) override { std::this_thread::sleep_until(done_); }
+  std::string name() const override { return name_; }
+
+ private:
+  std::string name_;
+  double seconds_;
+  std::chrono::steady_clock::time_point done_;
 };
 
 /// An engine whose executions take `*seconds` (which the test may change).
@@ -88,8 +112,16 @@ struct Watched {
       : automatic(make_automatic_exchange(
             shape, buffers, std::move(contenders), [this](ExchangeEngine e) { decisions.push_back(e); },
             known)) {}
+  /// One execution, as a step runs it: the automatic engine's start, the
+  /// message to oneself (`own`, where set) unless the engine ran it, wait.
   void execute() {
-    automatic->start({}, report);
+    bool own_copied = false;
+    const std::function<void()> copy_own = [&] {
+      own();
+      own_copied = true;
+    };
+    automatic->start({{}, {}, nullptr, own ? &copy_own : nullptr, agreement_seconds}, report);
+    if (own && !own_copied) own();
     automatic->wait({}, report);
   }
   /// Executes until the engine in use is `name`, at most `limit` times; how many ran.
@@ -99,6 +131,8 @@ struct Watched {
     return executions;
   }
 
+  std::function<void()> own;     // the step's message to oneself
+  double agreement_seconds = 0;  // the front end's agreement's, made before each start (Blocks)
   const StepShape shape{MPI_COMM_WORLD, 0, 0, 1, sizeof(double), 1 << 30, {}, {}};
   HeldBuffers buffers;
   std::vector<ExchangeEngine> decisions;

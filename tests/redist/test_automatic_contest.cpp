@@ -3,7 +3,9 @@
 // are cheap it takes the median of more rounds; one that cannot be made
 // (the shared windows refused) leaves the contest without failing an
 // execution; one made for its trial is timed only once its windows are
-// warm.  At every rank count of test_exchange_mpi.
+// warm; each is timed after itself, with the step's message to oneself
+// and, where it does not carry it, the front end's agreement.  At every
+// rank count of test_exchange_mpi.
 
 #include "exchange/contest.hpp"  // redist/src: the rounds of trials
 #include "redist/fake_engines.hpp"
@@ -12,7 +14,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace distarray::detail {
@@ -70,6 +75,65 @@ TEST(AutomaticEngine, TimesANewlyMadeContenderOnlyOnceItIsWarm) {
   ASSERT_TRUE(w.automatic->settled());
   EXPECT_EQ(w.automatic->name(), "shared");
   EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::shared});
+}
+
+TEST(AutomaticEngine, TimesTheMessageToOneselfBetweenStartAndWait) {
+  // Packing's messages move while the step copies its message to oneself
+  // (15 ms): 20 ms an execution in all.  Datatypes move theirs inside
+  // start, 15 ms, and then the copy: 30 ms.  Timed without the copy,
+  // datatypes would win.
+  std::vector<Contender> c;
+  c.push_back(
+      {std::make_unique<ProgressingEngine>("alltoallv", 0.02), ExchangeEngine::alltoallv, true, true});
+  const double typed = 0.015;
+  c.push_back({timed("datatype", &typed), ExchangeEngine::datatype, false, true});
+  Watched w(std::move(c));
+  int copies = 0;
+  w.own = [&] {
+    ++copies;
+    std::this_thread::sleep_for(std::chrono::milliseconds(15));
+  };
+  for (int k = 0; k < 5; ++k) w.execute();  // a warm-up, then each engine twice
+  ASSERT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "alltoallv");
+  EXPECT_GE(copies, 5) << "one copy an execution at least: every trial's (lead-ins copy too)";
+  copies = 0;
+  for (int k = 0; k < 8; ++k) w.execute();  // watched: the engine copies it, once
+  EXPECT_EQ(copies, 8);
+}
+
+TEST(AutomaticEngine, TimesAnEngineAfterItself) {
+  // Packing takes 2 ms right after another engine and 40 ms after itself;
+  // datatypes 10 ms.  Timed after datatypes, packing would win.
+  bool packing_last = false;
+  std::vector<Contender> c;
+  c.push_back({std::make_unique<TimedEngine>(
+                   "alltoallv", [&] { return std::exchange(packing_last, true) ? 0.04 : 0.002; }),
+               ExchangeEngine::alltoallv, true, true});
+  c.push_back({std::make_unique<TimedEngine>("datatype", [&] { return packing_last = false, 0.01; }),
+               ExchangeEngine::datatype, false, true});
+  Watched w(std::move(c));
+  for (int k = 0; k < 5; ++k) w.execute();
+  ASSERT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "datatype");
+}
+
+TEST(AutomaticEngine, ChargesTheAgreementToEnginesThatDoNotCarryIt) {
+  // The front end's agreement takes 20 ms where made apart (set by hand
+  // here): packing 10 ms and the agreement, against the shared window's
+  // 15 ms with the agreement carried in its barrier.
+  const double packed = 0.01;
+  std::vector<Contender> c;
+  c.push_back({timed("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
+  c.push_back({std::make_unique<TimedEngine>(
+                   "shared", [] { return 0.015; }, true),
+               ExchangeEngine::shared, false, false});
+  Watched w(std::move(c));
+  w.agreement_seconds = 0.02;
+  for (int k = 0; k < 5; ++k) w.execute();
+  ASSERT_TRUE(w.automatic->settled());
+  EXPECT_EQ(w.automatic->name(), "shared");
+  EXPECT_TRUE(w.automatic->carries_agreement());
 }
 
 /// The shared window's contender, refused where it is made (no room in /dev/shm).

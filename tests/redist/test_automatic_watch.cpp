@@ -116,8 +116,9 @@ TEST(AutomaticEngine, ReTriesTheOthersInTurnNotOnlyTheRunnerUp) {
   ASSERT_EQ(w.automatic->name(), "alltoallv");
   shared = 0.002;
   // Datatypes' re-trial within 8 windows (priced at 2x packing's time),
-  // the shared window's within 12 more (its trials' cost, 60 ms).
-  const int executions = w.execute_until("shared", 8 * 24);
+  // the shared window's within 24 more (its trials' cost: 60 ms, and 60
+  // for the lead-in before each).
+  const int executions = w.execute_until("shared", 8 * 34);
   EXPECT_EQ(w.automatic->name(), "shared") << "still packing after " << executions << " executions";
   EXPECT_EQ(w.decisions, (std::vector{ExchangeEngine::alltoallv, ExchangeEngine::shared}));
 }

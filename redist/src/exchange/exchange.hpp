@@ -45,6 +45,14 @@ struct Blocks {
   /// The front end's agreement to start, where a start reduces it in its
   /// own synchronisation (Exchange::carries_agreement): null otherwise.
   Agreement* agreement = nullptr;
+  /// At a start: the step's message to oneself.  The step copies it after
+  /// start unless the engine called this first: the automatic engine does,
+  /// between its engine's start and wait, so that its trials and its watch
+  /// time what the step runs (a trial without it kept alltoallv at 1.25x the
+  /// shared engine's time: the copy delays what Ialltoallv leaves to wait).
+  const std::function<void()>* copy_own = nullptr;
+  /// StartAgreement::front_seconds.
+  double agreement_seconds = 0;
 };
 
 /// One execution is start(), then test() until it returns true or wait()

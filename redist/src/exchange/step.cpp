@@ -4,6 +4,7 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/detail/exec/step.hpp>
 
+#include <functional>
 #include <string>
 
 #include "exchange.hpp"
@@ -79,7 +80,7 @@ void Step::execute(const void* in, void* out, PlanReport& report) {
 }
 
 void Step::start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
-                 Agreement* agreement) {
+                 StartAgreement agreement) {
   buffers_->counters = {};
   const std::size_t k = in.size();
   if (k > 1 && int(k) != batched_k_)
@@ -87,11 +88,18 @@ void Step::start(std::span<const void* const> in, std::span<void* const> out, Pl
   active_ = k == 1 ? exchange_.get() : batched_.get();
   in_ = in;
   out_ = out;
-  active_->start({in_, out_, agreement}, report);
+  own_copied_ = false;
+  const std::function<void()> copy_own = [this, &report] { copy_own_message(report); };  // (held in place)
+  active_->start({in_, out_, agreement.carried, &copy_own, agreement.front_seconds}, report);
   // The message to oneself while the others are on their way.
+  if (!own_copied_) copy_own_message(report);
+}
+
+void Step::copy_own_message(PlanReport& report) {
   const double t = MPI_Wtime();
   if (own_elements_ > 0) buffers_->copy_own(in_, out_);
   report.local_seconds += MPI_Wtime() - t;
+  own_copied_ = true;
 }
 
 bool Step::test(PlanReport& report) {

@@ -40,7 +40,7 @@ void Flight::completed() {
 }
 
 void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
-                   const std::function<void()>& copy, Agreement* agreement) {
+                   const std::function<void()>& copy, StartAgreement agreement) {
   ++execution_;
   current_ = 0;
   in_ = std::move(in);
@@ -54,10 +54,10 @@ void Flight::start(std::vector<const void*> in, std::vector<std::vector<void*>> 
     return;
   }
   grounded_on_error([&] { start_step(0, agreement); });
-  if (agreement) ++report_.agreements_in_exchange;
+  if (agreement.carried) ++report_.agreements_in_exchange;
 }
 
-void Flight::start_step(std::size_t s, Agreement* agreement) {
+void Flight::start_step(std::size_t s, StartAgreement agreement) {
   if (s == 0)
     from_ = in_;
   else

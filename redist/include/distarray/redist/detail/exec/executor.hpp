@@ -85,7 +85,8 @@ class Executor {
     }
     std::optional<Agreement> agreement = std::move(carried_);
     carried_.reset();
-    flight_->start(std::move(in), std::move(targets), copy, agreement ? &*agreement : nullptr);
+    flight_->start(std::move(in), std::move(targets), copy,
+                   {agreement ? &*agreement : nullptr, std::exchange(agreement_seconds_, 0.0)});
     if (agreement) flight_->agree_settled(!agreement->any());
     return Request(flight_, flight_->execution());
   }
@@ -109,15 +110,19 @@ class Executor {
     std::exception_ptr refusal = refusal_of(checks);
     const bool refused = refusal != nullptr;
     Agreement agreement(comms_.control(), std::move(refusal), long(count), what, !flight_->settled());
+    const bool hands_over = first_step_on_control_ && !refused && count == 1 && starts_steps;
+    agreement_seconds_ = 0;
     if (first_step_on_control_ && flight_->carries_agreement()) {
-      if (!refused && count == 1 && starts_steps) {
+      if (hands_over) {
         carried_.emplace(std::move(agreement));
         return;
       }
       flight_->agree_only(agreement);
     } else {
+      const double started = MPI_Wtime();
       DISTARRAY_MPI_CHECK(
           MPI_Allreduce(MPI_IN_PLACE, agreement.values, 4, MPI_LONG, MPI_MAX, comms_.control()));
+      if (hands_over) agreement_seconds_ = MPI_Wtime() - started;  // what a carrying engine saves
       agreement.conclude();
     }
     flight_->agree_settled(!agreement.any());
@@ -140,6 +145,7 @@ class Executor {
   std::vector<StepBuffers<T, Space>*> buffers_;  // each step's, owned by its step
   bool first_step_on_control_ = false;           // (agreed) the first step runs on every rank of control()
   std::optional<Agreement> carried_;             // agree_to_start's, for the start to conclude
+  double agreement_seconds_ = 0;                 // or its time, where made here (StartAgreement)
 };
 
 }  // namespace distarray::detail

@@ -30,10 +30,10 @@ class Flight {
   /// Starts execution number execution() + 1 of k = in.size() arrays:
   /// targets[s] holds the k blocks step s writes (the last: the
   /// destinations).  `copy` does the whole of it when there are no steps.
-  /// `agreement`: the front end's agreement to start, which the first
-  /// step's engine carries (carries_agreement; k = 1), or null.
+  /// `agreement`: the front end's agreement to start, for the first step
+  /// (StartAgreement).
   void start(std::vector<const void*> in, std::vector<std::vector<void*>> targets,
-             const std::function<void()>& copy, Agreement* agreement = nullptr);
+             const std::function<void()>& copy, StartAgreement agreement = {});
   /// Progresses without blocking; true once the execution is complete.
   bool test() { return advance(false); }
   /// Completes the execution.
@@ -82,7 +82,7 @@ class Flight {
   /// Runs f; if it throws, the execution is no longer in flight.
   template <class F>
   void grounded_on_error(F&& f);
-  void start_step(std::size_t s, Agreement* agreement = nullptr);
+  void start_step(std::size_t s, StartAgreement agreement = {});
   void completed();
 
   std::vector<std::unique_ptr<Step>> steps_;

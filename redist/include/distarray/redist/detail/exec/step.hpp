@@ -32,6 +32,17 @@ class Exchange;
 class PeerExchange;
 struct StepShape;
 
+/// What the front end hands the first step's start of its agreement to start.
+struct StartAgreement {
+  /// The agreement, for the engine to reduce and conclude
+  /// (Step::carries_agreement; k = 1), or null.
+  Agreement* carried = nullptr;
+  /// Where the front end reduced it itself, though it would have handed it
+  /// to an engine that carries it: the seconds that took (0 otherwise).
+  /// The automatic engine charges them to the engines that do not carry it.
+  double front_seconds = 0;
+};
+
 class Step {
  public:
   /// Collective over `comm` (not owned; every rank of it builds and executes
@@ -53,10 +64,9 @@ class Step {
   /// block, one message per peer holding all k pieces for more (on the
   /// encoded engine, whose headers each place one array's piece, the k
   /// arrays one after another).
-  /// `agreement`: the front end's agreement to start, which the engine's
-  /// start reduces and concludes (carries_agreement; k = 1 only).
+  /// `agreement`: the front end's agreement to start (StartAgreement).
   void start(std::span<const void* const> in, std::span<void* const> out, PlanReport& report,
-             Agreement* agreement = nullptr);
+             StartAgreement agreement = {});
   /// Before a batched start of k > 1 arrays: builds what it needs (the
   /// buffers, the peer graph).  Collective over the step's communicator.
   void prepare_batch(int k);
@@ -79,6 +89,8 @@ class Step {
 
  private:
   void add_counters(PlanReport& report) const;
+  /// The message to oneself, in_ into out_.
+  void copy_own_message(PlanReport& report);
 
   std::unique_ptr<StepShape> shape_;
   index_t own_elements_;
@@ -91,6 +103,7 @@ class Step {
   Exchange* active_ = nullptr;       // the exchange of the execution in progress
   std::span<const void* const> in_;  // its sources
   std::span<void* const> out_;       // and destinations
+  bool own_copied_ = false;          // its message to oneself (the engine may copy it: Blocks::copy_own)
 };
 
 /// A step and its typed buffers (which the step owns).
