@@ -71,15 +71,19 @@ void agree_on_error(MPI_Comm comm, std::exception_ptr local) { agree_on_error(co
 
 void agree_on_error(MPI_Comm comm, std::exception_ptr local, long value, const std::string& what, bool* any) {
   Agreement agreement(comm, std::move(local), value, what, any && *any);
-  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, agreement.values, 4, MPI_LONG, MPI_MAX, comm));
+  agreement.reduce_and_conclude(comm);
   if (any) *any = agreement.any();
-  agreement.conclude();
 }
 
 Agreement::Agreement(MPI_Comm comm, std::exception_ptr local, long value, std::string what, bool any)
     : values{0, value, -value, any}, comm_(comm), local_(std::move(local)), what_(std::move(what)) {
   // One maximum over {size - lowest failing rank, value, -value, any}.
   if (local_) values[0] = ranks_of(comm_) - rank_of(comm_);
+}
+
+void Agreement::reduce_and_conclude(MPI_Comm comm) {
+  DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, 4, MPI_LONG, MPI_MAX, comm));
+  conclude();
 }
 
 void Agreement::conclude() {

@@ -3,8 +3,10 @@
 // takes back the buffers it freed, tells the wisdom, but not where the
 // runner-up, re-tried at once, is as slow (a busy stretch); the others are
 // re-tried in turn, the runner-up first, and win where their trials were
-// unlucky (one made afresh for it: timed warm); the wisdom's engine is kept
-// without trials but watched.  At every rank count of test_exchange_mpi.
+// unlucky (one made afresh for it: timed warm); a fall is confirmed by the
+// kept engine timed beside the re-trial, and a watch fooled again and again
+// waits longer each time; the wisdom's engine is kept without trials but
+// watched.  At every rank count of test_exchange_mpi.
 
 #include "exchange/contest.hpp"  // redist/src: the rounds of trials
 #include "redist/fake_engines.hpp"
@@ -12,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <memory>
 #include <vector>
 
 namespace distarray::detail {
@@ -121,6 +124,57 @@ TEST(AutomaticEngine, ReTriesTheOthersInTurnNotOnlyTheRunnerUp) {
   const int executions = w.execute_until("shared", 8 * 34);
   EXPECT_EQ(w.automatic->name(), "shared") << "still packing after " << executions << " executions";
   EXPECT_EQ(w.decisions, (std::vector{ExchangeEngine::alltoallv, ExchangeEngine::shared}));
+}
+
+TEST(AutomaticEngine, ComparesItsChoiceTimedBesideTheRunnerUpsReTrial) {
+  // Datatypes take 50 ms while watched, 2 otherwise (their window also
+  // holds ranks arriving apart, which a trial's lead-in lines up): every
+  // window falls behind packing (20 ms), whose re-trial, beside datatypes
+  // timed the same way, shows no fall: no more trials.
+  const double packed = 0.02;
+  Watched* watched = nullptr;
+  int trials_before = 0;  // before the execution under way
+  std::vector<Contender> c = contenders(packed, packed);
+  c[1].exchange = std::make_unique<TimedEngine>("datatype", [&] {
+    const bool in_trial = watched->report.trial_executions > trials_before;
+    return watched->automatic->settled() && !in_trial ? 0.05 : 0.002;
+  });
+  Watched w(std::move(c));
+  watched = &w;
+  for (int k = 0; k < 5 + 4 * (8 + 1); ++k) {
+    trials_before = w.report.trial_executions;
+    w.execute();
+    ASSERT_TRUE(k < 5 || w.automatic->settled()) << "measuring again at execution " << k;
+  }
+  EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::datatype});
+  EXPECT_EQ(w.report.trial_executions, 5 + 4) << "a re-trial at each window";
+}
+
+TEST(AutomaticEngine, WaitsLongerAfterEachFalseAlarm) {
+  // Datatypes take 2 ms while measured with the others, and 50 once kept,
+  // re-timed beside packing's re-trial (20 ms) included: each window and
+  // its re-trial show a fall, each measuring keeps datatypes.  Without
+  // patience, the engines were measured again every 13 executions for ever.
+  const double packed = 0.02;
+  Watched* watched = nullptr;
+  std::vector<Contender> c = contenders(packed, packed);
+  c[1].exchange =
+      std::make_unique<TimedEngine>("datatype", [&] { return watched->automatic->settled() ? 0.05 : 0.002; });
+  Watched w(std::move(c));
+  watched = &w;
+  std::vector<int> decided_at;  // executions before each decision
+  for (int k = 0; k < 100 && decided_at.size() < 4; ++k) {
+    w.execute();
+    if (w.decisions.size() > decided_at.size()) decided_at.push_back(k + 1);
+  }
+  ASSERT_EQ(decided_at.size(), 4u) << "measured again fewer than three times";
+  EXPECT_EQ(w.decisions, std::vector<ExchangeEngine>(4, ExchangeEngine::datatype));
+  // A window, its re-trial and 2 rounds of trials; then two windows (each
+  // with its re-trial) before the trials, then four.
+  const int measuring = 2 * 2;
+  EXPECT_EQ(decided_at[1] - decided_at[0], 8 + 1 + measuring);
+  EXPECT_EQ(decided_at[2] - decided_at[1], 2 * (8 + 1) + measuring);
+  EXPECT_EQ(decided_at[3] - decided_at[2], 4 * (8 + 1) + measuring);
 }
 
 TEST(AutomaticEngine, RanksThatLendDifferentBuffersReTryTogether) {

@@ -1,13 +1,13 @@
 // The automatic engine (ARCHITECTURE Sec. 4.8): on the first executions, a
 // warm-up with packing, then rounds of trials (contest.hpp); the fastest
-// stays, what it does not use is freed, the wisdom is told.  Then watched:
-// a window's median past switch_ratio times the runner-up's time has the
-// runner-up timed again at once, and every contender measured again only
-// where that confirms it (watch_window.hpp).  The others are re-tried in turn,
-// the runner-up first, each time the kept engine has run retrial_every
-// times the next one's cost (a trial on a busy machine can make one look
-// slower than it is: a 256^2 transpose kept packing at 0.17 ms where the
-// shared window, third in its trials, takes 0.04).
+// stays, what it does not use is freed, the wisdom is told.  Then watched
+// (watch_window.hpp): a window's median past switch_ratio times the
+// runner-up's time has the runner-up timed again at once, the kept engine
+// beside it, and every engine measured again where that confirms the fall,
+// in more windows in a row after each false alarm.  The others are re-tried in turn, the runner-up first,
+// each time the kept engine has run retrial_every times the next one's cost
+// (a busy machine can make a trial look slow: a 256^2 transpose kept packing
+// at 0.17 ms where the shared window, third in its trials, takes 0.04).
 
 #include "contest.hpp"
 #include "exchange.hpp"
@@ -17,7 +17,7 @@
 #include <distarray/core/mpi_check.hpp>
 
 #include <algorithm>
-#include <limits>
+#include <optional>
 #include <vector>
 
 namespace distarray::detail {
@@ -35,9 +35,8 @@ class AutomaticExchange final : public Exchange {
     if (known) keep_known(*known);
   }
 
-  /// While measuring or re-trying, an execution completes inside start (its
-  /// time is the engine's and the message to oneself's, Blocks::copy_own,
-  /// not the caller's work between start and wait).
+  /// While measuring or re-trying, an execution completes inside start (the
+  /// engine's time and Blocks::copy_own's, not the caller's work between).
   void start(const Blocks& blocks, PlanReport& report) override {
     if (state_ == State::decided) watch();
     completed_in_start_ = state_ != State::decided;
@@ -47,8 +46,7 @@ class AutomaticExchange final : public Exchange {
       const std::size_t k = trial_contender();
       const bool fresh = !contest_[k].exchange;  // (alike on every rank)
       if (!contest_.made(k)) return refused(blocks, report);
-      if (trials_ > 0) contest_.warm_up(k, contest_.lead_ins(k, fresh), blocks, report);
-      const double seconds = contest_.run(k, blocks, report) + agreement_charge(k, blocks);
+      const double seconds = contest_.trial(k, trials_ > 0 ? contest_.lead_ins(k, fresh) : 0, blocks, report);
       measured(seconds, MPI_Wtime() - started);
     } else if (state_ == State::retrial) {
       retry(blocks, report);
@@ -93,20 +91,6 @@ class AutomaticExchange final : public Exchange {
   static constexpr double switch_ratio = 1.5;
   static constexpr double retrial_every = 32;
 
-  /// A trial's share of the front end's agreement to start, where
-  /// contender k would not have saved it by carrying it (4 ranks, a 256^2
-  /// transpose into column-major blocks: datatypes 0.060 ms inside the
-  /// engine and 0.086 in all, against 0.068 for the shared engine, which
-  /// carries it in its barrier): the least reduction seen, its latency.
-  /// The rest is ranks arriving apart, which every engine waits for
-  /// somewhere, and which on 6 ranks a core swamped the watch (kept out of
-  /// it: its median against such a charge had a plan measure for ever).
-  double agreement_charge(std::size_t k, const Blocks& blocks) {
-    if (blocks.agreement_seconds <= 0 || contest_[k].exchange->carries_agreement()) return 0;
-    least_agreement_ = std::min(least_agreement_, blocks.agreement_seconds);
-    return least_agreement_;
-  }
-
   /// The contender of the current trial: the warm-up packs.
   std::size_t trial_contender() const {
     return trials_ == 0 ? 0 : std::size_t(trials_ - 1) % contest_.size();
@@ -138,6 +122,8 @@ class AutomaticExchange final : public Exchange {
 
   /// Keeps contender k, frees the buffers it does not use, tells the wisdom.
   void decide(std::size_t k) {
+    if (remeasuring_ == contest_[k].engine) window_.false_alarm();
+    remeasuring_.reset();
     state_ = State::decided;
     contest_.choose(k);
     window_.restart();
@@ -172,9 +158,9 @@ class AutomaticExchange final : public Exchange {
     state_ = State::retrial;
   }
 
-  /// The re-trial: one execution on retrial_of_ (two where it needs
-  /// memory the kept engine freed), with the buffers it needs, which are
-  /// freed again after it (as are windows made for it).
+  /// The re-trial: trial of retrial_of_, with the buffers it needs, which
+  /// are freed again after it (as are windows made for it), then one of
+  /// the kept engine; all in one execution.
   void retry(const Blocks& blocks, PlanReport& report) {
     const double started = MPI_Wtime();
     state_ = State::decided;
@@ -193,16 +179,19 @@ class AutomaticExchange final : public Exchange {
     });
     // Lead-ins, as in the trials: they also first touch the buffers just
     // lent (0.08 s for 0.02 s warm on a 4096^2 complex step).
-    contest_.warm_up(r, contest_.lead_ins(r, fresh), blocks, report);
-    contest_.best(r) = contest_.run(r, blocks, report) + agreement_charge(r, blocks);
+    contest_.best(r) = contest_.trial(r, contest_.lead_ins(r, fresh), blocks, report);
     contest_.drop(r);
     if (borrows) hold_buffers_of(contest_.chosen());
     contest_.cost(r) = MPI_Wtime() - started;
+    // The fall, from the kept engine timed the same way in the same
+    // stretch: its window holds ranks arriving apart (ARCHITECTURE Sec. 4.8).
+    const std::size_t k = contest_.chosen();
+    contest_.best(k) = contest_.trial(k, 1, blocks, report);
     contest_.agree_on_times();
     spent_ = 0;
     retried_ = true;
     last_retried_ = r;
-    if (median_ > switch_ratio * contest_.best(r)) measure_again();
+    if (window_.fall_lasted(contest_.best(k) > switch_ratio * contest_.best(r))) measure_again();
   }
 
   /// A watched execution completed in `inside_` seconds.
@@ -218,6 +207,7 @@ class AutomaticExchange final : public Exchange {
     DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &median_, 1, MPI_DOUBLE, MPI_MAX, shape_.comm));
     const std::size_t r = contest_.runner_up();
     if (median_ > switch_ratio * contest_.best(r)) return retry_next(r);
+    window_.fall_lasted(false);
     spent_ += median_ * WatchWindow::size;
     // The first re-trial since the decision takes the runner-up and prices
     // it at no more than twice the kept engine's time: its trials may have
@@ -230,6 +220,7 @@ class AutomaticExchange final : public Exchange {
   /// Every contender again (no warm-up).  Packing needs its buffers back
   /// (no rank alone may fail to allocate).
   void measure_again() {
+    remeasuring_ = contest_[contest_.chosen()].engine;
     agreed(shape_.comm, [&] { buffers_.hold_buffers(true, true); });
     state_ = State::measuring;
     restart_trials();
@@ -246,9 +237,9 @@ class AutomaticExchange final : public Exchange {
   std::size_t retrial_of_ = 0;    // the contender of the re-trial under way
   std::size_t last_retried_ = 0;  // the last one re-tried when due
   bool completed_in_start_ = false;
-  double inside_ = 0;  // the running execution's seconds inside the engine
-  double least_agreement_ = std::numeric_limits<double>::infinity();  // agreement_charge's
-  WatchWindow window_;                                                // the kept engine's last executions
+  double inside_ = 0;                          // the running execution's seconds inside the engine
+  std::optional<ExchangeEngine> remeasuring_;  // the kept engine, while measuring again
+  WatchWindow window_;                         // the kept engine's last executions
   std::function<void(ExchangeEngine)> decided_;
 };
 

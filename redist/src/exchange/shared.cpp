@@ -176,10 +176,7 @@ class SharedExchange final : public Exchange {
  private:
   /// The start's agreement reduced over the node (every rank of the step
   /// and of the agreement: carries_agreement), and concluded.
-  void reduce_agreement(Agreement& agreement) {
-    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, agreement.values, 4, MPI_LONG, MPI_MAX, node_));
-    agreement.conclude();
-  }
+  void reduce_agreement(Agreement& agreement) { agreement.reduce_and_conclude(node_); }
   /// Node rank `r`'s part of the current window.
   char* window(int r) const { return segments_->segment(r) + current_ * window_; }
   void unpack(const Blocks& blocks, PlanReport& report) {

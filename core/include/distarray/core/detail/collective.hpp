@@ -48,7 +48,7 @@ std::exception_ptr refusal_of(F&& checks) {
 /// agree_on_error in two halves, for a reduction made elsewhere (an
 /// engine's own synchronisation over the same ranks, redist's shared
 /// engine): this rank's part, then `conclude` once `values` hold every
-/// rank's maximum.
+/// rank's maximum (`reduce_and_conclude` where nothing else is reduced).
 class Agreement {
  public:
   Agreement(MPI_Comm comm, std::exception_ptr local, long value, std::string what, bool any);
@@ -58,6 +58,9 @@ class Agreement {
   /// broadcast on it): throws every rank's same error where any rank has
   /// one, or the UsageError where the values differ.
   void conclude();
+  /// `values` reduced over `comm` (the agreement's ranks, or a
+  /// communicator of the same ranks), then conclude.
+  void reduce_and_conclude(MPI_Comm comm);
   /// After conclude: whether `any` was true on any rank.
   bool any() const { return values[3] != 0; }
 

@@ -120,10 +120,8 @@ class Executor {
       flight_->agree_only(agreement);
     } else {
       const double started = MPI_Wtime();
-      DISTARRAY_MPI_CHECK(
-          MPI_Allreduce(MPI_IN_PLACE, agreement.values, 4, MPI_LONG, MPI_MAX, comms_.control()));
+      agreement.reduce_and_conclude(comms_.control());
       if (hands_over) agreement_seconds_ = MPI_Wtime() - started;  // what a carrying engine saves
-      agreement.conclude();
     }
     flight_->agree_settled(!agreement.any());
   }
