@@ -4,10 +4,11 @@
 // (watch_window.hpp): a window's median past switch_ratio times the
 // runner-up's time has the runner-up timed again at once, the kept engine
 // beside it, and every engine measured again where that confirms the fall,
-// in more windows in a row after each false alarm.  The others are re-tried in turn, the runner-up first,
-// each time the kept engine has run retrial_every times the next one's cost
-// (a busy machine can make a trial look slow: a 256^2 transpose kept packing
-// at 0.17 ms where the shared window, third in its trials, takes 0.04).
+// in more windows in a row after each false alarm.  The others are re-tried
+// in turn, the runner-up first, each time the kept engine has run
+// retrial_every times the next one's cost (a busy machine can make a trial
+// look slow: a 256^2 transpose kept packing at 0.17 ms where the shared
+// window, third in its trials, takes 0.04).
 
 #include "contest.hpp"
 #include "exchange.hpp"
@@ -158,9 +159,9 @@ class AutomaticExchange final : public Exchange {
     state_ = State::retrial;
   }
 
-  /// The re-trial: trial of retrial_of_, with the buffers it needs, which
-  /// are freed again after it (as are windows made for it), then one of
-  /// the kept engine; all in one execution.
+  /// The re-trial, in one execution: a trial of retrial_of_, with the
+  /// buffers it needs, which are freed again after it (as are windows made
+  /// for it), then one of the kept engine.
   void retry(const Blocks& blocks, PlanReport& report) {
     const double started = MPI_Wtime();
     state_ = State::decided;

@@ -5,10 +5,9 @@
 // scheduler slice that slows every engine alike.  And its patience: how
 // many windows in a row a fall must last before the engines are measured
 // again, doubled after each false alarm (a measuring that kept the engine it
-// watched), as a plan whose watch is fooled for ever measures for ever:
-// 4 ranks on 2 cores under a sanitizer, one step measuring while the
-// other's window waited for ranks slowed by those trials, in turn, for 104
-// executions (test_plan.cpp, CI on a5a5314).
+// watched): a watch fooled again and again would have its plan measure for
+// ever (a 13x11 plan on 4 ranks sharing 2 cores measured for 104
+// executions, its steps' windows falling behind in turn: ARCHITECTURE Sec. 4.8).
 
 #include <algorithm>
 #include <array>
