@@ -114,8 +114,7 @@ std::string decision(const PlanOptions& options, index_t max_bytes, bool typed, 
          " timed on the first executions, the fastest kept (or read from the wisdom), then "
          "watched: measured again when it runs 1.5x the runner-up and the runner-up, timed again then "
          "beside it, confirms it (in more windows in a row after each measuring that kept it, up to four); "
-         "the "
-         "others' times are also taken again now and then, in turn" +
+         "the others' times are also taken again now and then, in turn" +
          (shares_node ? one_pass : "");
 }
 
