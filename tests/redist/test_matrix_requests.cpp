@@ -66,6 +66,9 @@ TEST(MatrixTransform, StartRefusalsAndDroppedRequests) {
           t.execute(2.0, std::span<const double* const>(as, k), -1.0, std::span<double* const>(bs, k));
         },
         "ranks disagree on the number of matrix pairs");
+  if (world_size() > 1)  // B = beta*B on rank 0 alone would leave the others waiting for its messages
+    testing::expect_throw_on_every_rank([&] { t.execute(rank == 0 ? 0.0 : 2.0, a.data(), -1.0, b.data()); },
+                                        "none where alpha = 0");
   {
     Request first = t.start(2.0, a.data(), -1.0, b.data());
     testing::expect_throw_on_every_rank([&] { t.execute(2.0, a.data(), -1.0, b2.data()); }, "in flight");

@@ -135,11 +135,14 @@ class MatrixTransform {
   /// every rank when the counts differ (here or between ranks).
   Request start(T alpha, std::span<const T* const> a, T beta, std::span<T* const> b,
                 const execution_space& exec = execution_space()) {
-    // Not carried by the exchange (Executor::agree_to_start): alpha = 0
-    // starts nothing (begin), and ranks may pass different alphas.
+    // alpha = 0 moves nothing (begin: B = beta*B on each rank): agreed as
+    // zero pairs, so that a rank passing alpha = 0 where others do not is
+    // refused on every rank rather than leaving them waiting for its
+    // messages.  Not carried by the exchange (Executor::agree_to_start).
+    const std::size_t moved = alpha == T(0) ? 0 : a.size();
     executor_.agree_to_start(
-        a.size(), "the number of matrix pairs to move", [&] { check_start(alpha, a.size(), beta, b.size()); },
-        false);
+        moved, "the number of matrix pairs to move (none where alpha = 0)",
+        [&] { check_start(alpha, a.size(), beta, b.size()); }, false);
     return begin(alpha, a, beta, b, exec);
   }
   /// start(alpha, a, beta, b, exec) without its agreement across ranks, for
