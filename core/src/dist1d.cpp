@@ -11,6 +11,9 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw LayoutError(what);
 }
 
+/// ceil(n / p) for n >= 0, p >= 1, without the overflow of (n + p - 1) / p.
+index_t ceil_div(index_t n, int p) { return n / p + (n % p != 0); }
+
 }  // namespace
 
 Dist1D::Dist1D(DistKind kind, index_t n, int p, index_t b, index_t param)
@@ -28,16 +31,16 @@ Dist1D::Dist1D(DistKind kind, index_t n, int p, index_t b, index_t param)
 }
 
 Dist1D Dist1D::block(index_t n, int procs) {
-  const index_t b = procs >= 1 && n > 0 ? (n + procs - 1) / procs : 1;
+  const index_t b = procs >= 1 && n > 0 ? ceil_div(n, procs) : 1;
   return Dist1D(DistKind::block, n, procs, b, 0);
 }
 
 Dist1D Dist1D::block_m(index_t n, int procs, index_t m) {
   Dist1D d(DistKind::block_m, n, procs, m, m);
   // m*P >= N, written without overflowing.
-  require(m >= (n + procs - 1) / procs, "'" + d.to_string() + "' over " + std::to_string(procs) +
-                                            " processes covers " + "fewer than the " + std::to_string(n) +
-                                            " elements (block(m) needs m*P >= N)");
+  require(m >= ceil_div(n, procs), "'" + d.to_string() + "' over " + std::to_string(procs) +
+                                       " processes covers " + "fewer than the " + std::to_string(n) +
+                                       " elements (block(m) needs m*P >= N)");
   return d;
 }
 

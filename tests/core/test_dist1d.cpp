@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 namespace distarray {
@@ -102,6 +103,25 @@ TEST(Dist1D, InvalidParametersThrowNamingTheDistribution) {
   }
   EXPECT_NO_THROW(Dist1D::block_m(18, 3, 6));
   EXPECT_THROW(Dist1D::cyclic_b(index_t(1) << 62, 1 << 20, index_t(1) << 50), LayoutError);
+}
+
+// ceil(N/P) at the top of the index range: computed as (N + P - 1) / P it
+// overflowed, refusing block over 3 of max - 1 elements with a negative
+// block size, and letting block(5) over 3 processes pass for max elements.
+TEST(Dist1D, ExtentsAtTheIndexLimit) {
+  constexpr index_t max = std::numeric_limits<index_t>::max();
+  const Dist1D d = Dist1D::block(max - 1, 3);
+  EXPECT_EQ(d.block_size(), max / 3);
+  EXPECT_EQ(d.local_extent(0) + d.local_extent(1) + d.local_extent(2), max - 1);
+  EXPECT_EQ(d.owner(max - 2), 2);
+  EXPECT_EQ(d.global_index(2, d.local_index(max - 2)), max - 2);
+  EXPECT_THROW(Dist1D::block_m(max, 3, 5), LayoutError);
+  try {
+    Dist1D::block(max, 2);  // P * ceil(N/P) = 2^63
+    FAIL() << "block over 2 processes of 2^63 - 1 elements needs 2^63 indices";
+  } catch (const LayoutError& e) {
+    EXPECT_NE(std::string(e.what()).find("overflows 64-bit indices"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
