@@ -41,3 +41,6 @@ def test_transform_errors_on_every_rank(comm):
     assert raised_everywhere(comm, da.ShapeMismatch, lambda: da.transform(1, "N", a, (0, 0), 0, b, (0, 0), (2, 2)))
     assert raised_everywhere(comm, da.UsageError, lambda: da.transform(1, "X", a, (0, 0), 0, a, (0, 0), (2, 2)))
     assert raised_everywhere(comm, da.Error, lambda: da.transform(1, "N", a, (3, 3), 0, a, (0, 0), (2, 2)))
+    if comm.size > 1:  # alpha = 0 on rank 0 alone (a hang before)
+        alpha = 0 if comm.rank == 0 else 1
+        assert raised_everywhere(comm, da.UsageError, lambda: da.transform(alpha, "N", a, (0, 0), 0, a, (0, 0), (2, 2)))

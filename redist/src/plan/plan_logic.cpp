@@ -2,6 +2,7 @@
 // copy tables for each (ARCHITECTURE Sec. 4.4).
 
 #include "detail/dimensions.hpp"
+#include "same_arguments.hpp"
 #include "schedule/unpack_header.hpp"
 
 #include <distarray/core/detail/collective.hpp>
@@ -74,6 +75,27 @@ detail::EncodedMessages encoding_of(const Layout<D>& a, const Layout<D>& b, cons
 
 const char* order_name(StorageOrder o) { return o == StorageOrder::row_major ? "row-major" : "column-major"; }
 
+/// Collective: UsageError on every rank unless every rank passed the same
+/// layouts, element size, orders and options (same_arguments.hpp); then the
+/// wisdom they name.  Both before any collective that depends on them.
+template <int D>
+std::shared_ptr<Wisdom> agreed_wisdom(const Layout<D>& from, const Layout<D>& to, MPI_Comm comm,
+                                      const PlanOptions& options, std::size_t element_bytes,
+                                      std::pair<StorageOrder, StorageOrder> orders) {
+  const auto layout = [](const Layout<D>& l) {
+    return l.to_string() + " of shape " + extents_text(l.shape());
+  };
+  detail::agree_same_arguments(
+      comm, "Plan",
+      {{"the source layout", layout(from)},
+       {"the destination layout", layout(to)},
+       {"the element size", std::to_string(element_bytes) + " bytes"},
+       {"the storage orders", std::string(order_name(orders.first)) + " -> " + order_name(orders.second)},
+       {"the plan options", to_string(options)},
+       {"the wisdom file", "'" + Wisdom::path_for(options) + "'"}});
+  return Wisdom::for_options(options, comm);
+}
+
 }  // namespace
 
 template <int D>
@@ -82,7 +104,7 @@ PlanLogic<D>::PlanLogic(const Layout<D>& from, const Layout<D>& to, MPI_Comm com
     : from_(from),
       to_(to),
       options_(options),
-      wisdom_(Wisdom::for_options(options, comm)),
+      wisdom_(agreed_wisdom(from, to, comm, options, element_bytes, orders)),
       strategy_(choose_strategy<D>(from, to, comm, options, element_bytes, wisdom_.get())) {
   const int rank = detail::rank_of(comm), ranks = detail::ranks_of(comm);
   // Agreed: a rank whose tables fail (memory) must not leave the others to

@@ -2,6 +2,8 @@
 
 #include "detail/enum_names.hpp"
 
+#include <cstdio>
+
 namespace distarray {
 
 namespace {
@@ -29,6 +31,20 @@ std::string_view to_string(BufferStaging s) { return detail::name_of(staging_nam
 BufferStaging parse_buffer_staging(std::string_view t) {
   return detail::value_of(staging_names, t, "staging");
 }
+std::string to_string(const PlanOptions& o) {
+  const auto seconds = [](const std::optional<double>& s) {
+    if (!s) return std::string("model");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", *s);
+    return std::string(text);
+  };
+  return "method=" + std::string(to_string(o.method)) + " schedule=" + std::string(to_string(o.schedule)) +
+         " exchange=" + std::string(to_string(o.exchange)) + " staging=" + std::string(to_string(o.staging)) +
+         " max_message_bytes=" + std::to_string(o.max_message_bytes) + " ts=" + seconds(o.ts) +
+         " te=" + seconds(o.te) + " candidate='" + o.candidate +
+         "' renumbering=" + (o.allow_renumbering ? "yes" : "no");
+}
+
 ExchangeEngine parse_exchange_engine(std::string_view t) {
   return detail::value_of(engine_names, t, "exchange engine");
 }

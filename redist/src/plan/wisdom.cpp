@@ -124,10 +124,14 @@ Wisdom::Wisdom(std::string path, MPI_Comm comm) : path_(std::move(path)) {
   if (state == FileState::foreign) warn(path_, "is not a wisdom file: ignored, and it will not be written");
 }
 
+std::string Wisdom::path_for(const PlanOptions& options) {
+  if (!options.wisdom.empty()) return options.wisdom;
+  const char* env = std::getenv("DISTARRAY_WISDOM");
+  return env ? env : "";
+}
+
 std::shared_ptr<Wisdom> Wisdom::for_options(const PlanOptions& options, MPI_Comm comm) {
-  std::string path = options.wisdom;
-  if (path.empty())
-    if (const char* env = std::getenv("DISTARRAY_WISDOM")) path = env;
+  const std::string path = path_for(options);
   return path.empty() ? nullptr : std::make_shared<Wisdom>(path, comm);
 }
 

@@ -80,8 +80,8 @@ class MatrixTransform {
                   MatrixExecutions executions = MatrixExecutions::any, PlanOptions options = {})
       : executions_(executions) {
     detail::PlanCommunicators comms(comm);
-    logic_ = std::make_unique<detail::MatrixTransformLogic>(a, a_at, b, b_at, extent, op, comms.comm(),
-                                                            options.exchange == ExchangeEngine::encoded);
+    logic_ = std::make_unique<detail::MatrixTransformLogic>(
+        a, a_at, b, b_at, extent, op, comms.comm(), executions == MatrixExecutions::copies_only, options);
     destination_ = detail::Packer<T, MemorySpace>(logic_->tables().recv);
     const bool conjugates = op == MatrixOp::conjugate_transpose && detail::is_complex<T>::value;
     if (executions == MatrixExecutions::copies_only && conjugates)

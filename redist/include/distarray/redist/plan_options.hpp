@@ -74,4 +74,7 @@ struct PlanOptions {
   std::string wisdom;
 };
 
+/// Every option but the wisdom file, as text ("method=auto schedule=auto ...").
+std::string to_string(const PlanOptions& options);
+
 }  // namespace distarray

@@ -31,8 +31,11 @@ class Wisdom {
   /// wisdom) and broadcasts what it holds.
   Wisdom(std::string path, MPI_Comm comm);
 
-  /// The wisdom `options` name (PlanOptions::wisdom, else DISTARRAY_WISDOM),
-  /// or null when they name none.  Collective over `comm`.
+  /// The wisdom file `options` name: PlanOptions::wisdom, else
+  /// DISTARRAY_WISDOM, else empty (none).
+  static std::string path_for(const PlanOptions& options);
+  /// The wisdom of path_for(options), or null when they name none.
+  /// Collective over `comm`.
   static std::shared_ptr<Wisdom> for_options(const PlanOptions& options, MPI_Comm comm);
 
   const std::string& path() const { return path_; }

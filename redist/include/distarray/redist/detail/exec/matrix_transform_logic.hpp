@@ -9,6 +9,7 @@
 
 #include <distarray/redist/block_cyclic_matrix.hpp>
 #include <distarray/redist/detail/tables/matrix_tables.hpp>
+#include <distarray/redist/plan_options.hpp>
 
 #include <mpi.h>
 
@@ -17,10 +18,14 @@ namespace distarray::detail {
 class MatrixTransformLogic {
  public:
   /// Collective over `comm` (the transform's communicator): LayoutError or
-  /// ShapeMismatch on every rank for bad matrices or windows.  `encode`: the
-  /// messages carry headers (the encoded engine), from which receivers place them.
+  /// ShapeMismatch on every rank for bad matrices or windows, UsageError
+  /// where ranks pass different arguments (only the leading dimensions
+  /// may differ).  `copies_only`: MatrixExecutions::copies_only.  On the
+  /// encoded engine (`options`) the messages carry headers, from which
+  /// receivers place them.
   MatrixTransformLogic(const BlockCyclicMatrix& a, Index<2> a_at, const BlockCyclicMatrix& b, Index<2> b_at,
-                       Index<2> extent, MatrixOp op, MPI_Comm comm, bool encode = false);
+                       Index<2> extent, MatrixOp op, MPI_Comm comm, bool copies_only = false,
+                       const PlanOptions& options = {});
 
   const MatrixTables& tables() const { return tables_; }
   MatrixOp op() const { return op_; }
