@@ -1,6 +1,7 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/io/checkpoint.hpp>
 
+#include "same_arguments.hpp"
 #include "series/series_steps.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@ CheckpointWriter::CheckpointWriter(std::string path, MPI_Comm comm) : path_(std:
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
   try {
+    detail::agree_same_arguments(comm_, "checkpoint '" + path_ + "'", {{"the file", path_}});
     // A series holds every step a run saved: a checkpoint renamed over it would lose them.
     if (detail::is_series_file(path_, comm_))
       throw CheckpointError("checkpoint '" + path_ +

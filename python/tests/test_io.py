@@ -115,6 +115,10 @@ def test_io_errors_on_every_rank(comm):
     del series
     assert raised_everywhere(comm, da.CheckpointError, lambda: da.save(series_path, f64, "x"))
     assert [s["step"] for s in da.list_steps(series_path, comm)] == [1]
+    if comm.size > 1:  # names that differ between ranks (a hang before)
+        name = "x" if comm.rank == 0 else "z"
+        assert raised_everywhere(comm, da.UsageError, lambda: da.save(path, f64, name))
+        assert raised_everywhere(comm, da.UsageError, lambda: da.restore(path, name, layout, comm=comm))
 
 
 def edit_with_h5py(comm, path, code):

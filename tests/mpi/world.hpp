@@ -21,6 +21,13 @@ inline int world_rank() {
   return r;
 }
 
+/// `first` on rank 0 and `others` on every other rank: an argument that
+/// differs between ranks (tests of collective calls given different ones).
+template <class V>
+V first_or(const V& first, const V& others) {
+  return world_rank() == 0 ? first : others;
+}
+
 /// The rank count as text, for layout strings ("block on " + ranks_text()).
 inline std::string ranks_text() { return std::to_string(world_size()); }
 

@@ -42,16 +42,17 @@ TEST(AutomaticEngine, KeepsTheFastestOfThreeAndFreesWhatItDoesNotUse) {
 
 TEST(AutomaticEngine, TakesTheMedianOfMoreRoundsWhereTrialsAreCheap) {
   // Datatypes take a quarter of packing's time one trial in three (the
-  // second, fifth, ...) and twice it otherwise: the best of two trials would
-  // keep them.  Rounds of 6 or 2.5 ms go on past two (four fill the budget),
-  // and the lower median of any three or more trials is 4 ms, however much
-  // a loaded machine oversleeps and cuts the rounds short.
-  const double packed = 0.002;
+  // second, fifth, ...) and four times it otherwise: the best of two trials
+  // would keep them.  Rounds of 5 or 1.25 ms go on past two (six fill the
+  // budget), and the lower median of any three or more trials is 4 ms
+  // against packing's 1: 3 ms to spare where ranks outnumbering the cores
+  // oversleep (2 ms did not always do at 4 and 7 ranks on 2 cores).
+  const double packed = 0.001;
   std::vector<Contender> c;
   c.push_back({timed("alltoallv", &packed), ExchangeEngine::alltoallv, true, true});
   c.push_back({std::make_unique<TimedEngine>("datatype",
                                              [k = 0]() mutable {
-                                               constexpr double seconds[] = {0.004, 0.0005, 0.004};
+                                               constexpr double seconds[] = {0.004, 0.00025, 0.004};
                                                return seconds[k++ % 3];
                                              }),
                ExchangeEngine::datatype, false, true});

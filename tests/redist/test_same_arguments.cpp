@@ -20,14 +20,9 @@ namespace distarray {
 namespace {
 
 using testing::expect_agreed;
+using testing::first_or;
 using testing::world_rank;
 using testing::world_size;
-
-/// Every rank but rank 0 passes `others` where rank 0 passes `first`.
-template <class V>
-V first_or(const V& first, const V& others) {
-  return world_rank() == 0 ? first : others;
-}
 
 TEST(SameArguments, PlansOfDifferentArgumentsAreRefusedOnEveryRank) {
   if (world_size() < 2) GTEST_SKIP() << "needs two ranks";

@@ -6,6 +6,7 @@
 #include <distarray/io/detail/hdf5/hdf5_file.hpp>
 
 #include "hdf5_types.hpp"
+#include "same_arguments.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -81,6 +82,7 @@ std::string Hdf5File::mpi_io_name(const std::string& path, bool writable) {
 }
 
 Hdf5File Hdf5File::create(const std::string& path, MPI_Comm comm) {
+  agree_same_arguments(comm, "checkpoint '" + path + "'", {{"the file", path}});
   silence_hdf5();
   Hdf5File f;
   f.path_ = path;
@@ -95,6 +97,7 @@ Descriptor::~Descriptor() {
 }
 
 Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm, bool writable) {
+  agree_same_arguments(comm, "checkpoint '" + path + "'", {{"the file", path}});
   silence_hdf5();
   require_regular_file(path, comm);
   Hdf5File f;
@@ -103,6 +106,19 @@ Hdf5File Hdf5File::open(const std::string& path, MPI_Comm comm, bool writable) {
   f.open_noting_descriptors(f.mpi_io_name(path, writable), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, false);
   f.agree(f.file_.get() < 0, "cannot be opened as HDF5 (not an HDF5 file, or truncated or damaged)");
   return f;
+}
+
+void Hdf5File::agree_on_dataset(const std::string& name, const std::vector<index_t>& shape,
+                                const std::string& type, const std::vector<std::uint64_t>& chunk,
+                                int level) const {
+  std::string chunks;
+  for (const auto c : chunk) chunks += std::to_string(c) + " ";
+  agree_same_arguments(
+      comm_, "checkpoint '" + path_ + "'",
+      {{"the dataset's name", name},
+       {"dataset '" + name + "''s shape", extents_text(shape)},
+       {"dataset '" + name + "''s element type", type},
+       {"dataset '" + name + "''s compression", "chunks " + chunks + "level " + std::to_string(level)}});
 }
 
 H5Id Hdf5File::create_dataset(const std::string& name, const std::vector<index_t>& shape,
@@ -126,6 +142,7 @@ H5Id Hdf5File::create_dataset(const std::string& name, const std::vector<index_t
 }
 
 H5Id Hdf5File::open_dataset(const std::string& name) const {
+  agree_same_arguments(comm_, "checkpoint '" + path_ + "'", {{"the dataset's name", name}});
   const std::string path = dataset_path(name);
   if (!exists(name)) fail("no dataset '" + name + "'");
   H5Id ds(H5Dopen2(file_.get(), path.c_str(), H5P_DEFAULT), H5Dclose);

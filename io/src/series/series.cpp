@@ -1,6 +1,7 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/io/series.hpp>
 
+#include "same_arguments.hpp"
 #include "series_steps.hpp"
 
 #include <fcntl.h>
@@ -27,6 +28,15 @@ bool committed_on_disk(const std::string& path, std::uint64_t step) {
   }
 }
 
+/// An attribute's value as text (exactly: its bits decide the comparison).
+std::string attribute_text(std::int64_t v) { return std::to_string(v); }
+std::string attribute_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+std::string attribute_text(const std::string& v) { return "'" + v + "'"; }
+
 }  // namespace
 
 std::string step_group(std::uint64_t step) { return "step_" + std::to_string(step); }
@@ -35,6 +45,7 @@ Series::Series(std::string path, MPI_Comm comm) : path_(std::move(path)) {
   DISTARRAY_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   DISTARRAY_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
   try {
+    detail::agree_same_arguments(comm_, "series '" + path_ + "'", {{"the file", path_}});
     open_locked();
     const auto committed = [this](std::uint64_t step) { return committed_on_disk(path_, step); };
     if (detail::RollbackJournal::recover(path_, lock_.get(), committed, comm_))
@@ -122,6 +133,11 @@ void Series::check_array_name(const std::string& name) const {
 }
 
 void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
+  std::string listed;
+  for (const auto& [key, value] : attributes)
+    listed += key + "=" + std::visit([](const auto& v) { return attribute_text(v); }, value) + " ";
+  detail::agree_same_arguments(comm_, "series '" + path_ + "'",
+                               {{"the step", std::to_string(step)}, {"the step's attributes", listed}});
   if (step_)
     throw UsageError("step " + std::to_string(*step_) + " of series '" + path_ +
                      "' is open: commit_step() or abandon_step() it first");

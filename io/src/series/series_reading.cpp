@@ -5,6 +5,7 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/io/series.hpp>
 
+#include "same_arguments.hpp"
 #include "series_steps.hpp"
 
 #include <sys/stat.h>
@@ -117,6 +118,7 @@ StepArrayInfo step_array_info(const std::string& path, const std::string& name, 
 namespace detail {
 
 Hdf5File open_series_for_reading(const std::string& path, MPI_Comm comm, std::string& advice) {
+  agree_same_arguments(comm, "series '" + path + "'", {{"the file", path}});
   const std::string where = "series '" + path + "': ";
   const auto found = RollbackJournal::inspect(path, comm);
   const std::string step = std::to_string(found.step), journal = RollbackJournal::path_of(path);

@@ -103,12 +103,18 @@ class Hdf5File {
   const std::string& path() const { return path_; }
   MPI_Comm comm() const { return comm_; }
 
+  /// UsageError on every rank unless every rank passes the same dataset
+  /// name, shape, type and compression (create_dataset's arguments): a
+  /// save's first collective that depends on them comes after this.
+  void agree_on_dataset(const std::string& name, const std::vector<index_t>& shape, const std::string& type,
+                        const std::vector<std::uint64_t>& chunk, int level) const;
   /// Creates dataset `name` (slashes make groups) of the global shape and
   /// type: contiguous when `chunk` is empty, else chunked with shuffle and
   /// deflate at `level` (CheckpointError where this HDF5 cannot write that in parallel).
   H5Id create_dataset(const std::string& name, const std::vector<index_t>& shape, const std::string& type,
                       const std::vector<std::uint64_t>& chunk = {}, int level = 0) const;
-  /// Opens dataset `name`; CheckpointError naming it when absent or virtual.
+  /// Opens dataset `name` (UsageError on every rank where ranks name
+  /// different ones); CheckpointError naming it when absent or virtual.
   H5Id open_dataset(const std::string& name) const;
   /// File offset and bytes of a dataset's contiguous storage ({0, 0} when unknown).
   std::pair<std::uint64_t, std::uint64_t> storage_of(hid_t dataset) const;

@@ -70,6 +70,7 @@ ReadBack write_array(const Hdf5File& file, const std::string& name, const DistAr
   const std::string type = element_type_name<T>(), layout = a.layout().to_string();
   const auto shape = as_vector(a.layout().shape());
   const auto chunk = compression.chunk_shape(slab.layout, sizeof(T));
+  file.agree_on_dataset(name, shape, type, chunk, compression.level);
   const AttributeSizes attributes =
       array_attribute_sizes(layout, a.layout().grid().to_string(), storage_order_of<O>(), type);
   reserve({data_bound(shape, chunk, sizeof(T)),
