@@ -1,24 +1,29 @@
 #pragma once
 // Fake engines for the automatic engine's tests (test_automatic_watch.cpp,
 // test_automatic_contest.cpp): engines that take a set time, which a test
-// may change, and buffers that record which sides the engine holds.  The
-// tests keep their engines' times many milliseconds apart: on a loaded
-// machine (ctest -j 2, several ranks a core) a sleep overshoots by a
-// scheduler's slice, which once made 1-6 ms apart a coin toss.
+// may change, on a fake clock that they advance and the automatic engine
+// reads (no sleeps: on a loaded machine, ctest -j 2 and several ranks a
+// core, a sleep overshot by a scheduler's slice, which once made 1-6 ms
+// apart a coin toss), and buffers that record which sides the engine holds.
 
 #include "exchange/exchange.hpp"  // redist/src: the engines' interface
 
-#include <chrono>
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 namespace distarray::detail::fake_engines {
+
+/// The fake engines' clock, in seconds: it moves only when they run.
+inline double& now() {
+  static double seconds = 0;
+  return seconds;
+}
 
 /// An engine whose executions take `seconds()` each, spent inside start;
 /// one that `carries` the front end's agreement says so.
@@ -26,9 +31,7 @@ class TimedEngine final : public Exchange {
  public:
   TimedEngine(std::string name, std::function<double()> seconds, bool carries = false)
       : name_(std::move(name)), seconds_(std::move(seconds)), carries_(carries) {}
-  void start(const Blocks&, PlanReport&) override {
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds_()));
-  }
+  void start(const Blocks&, PlanReport&) override { now() += seconds_(); }
   bool test(const Blocks&, PlanReport&) override { return true; }
   void wait(const Blocks&, PlanReport&) override {}
   std::string name() const override { return name_; }
@@ -46,19 +49,15 @@ class TimedEngine final : public Exchange {
 class ProgressingEngine final : public Exchange {
  public:
   ProgressingEngine(std::string name, double seconds) : name_(std::move(name)), seconds_(seconds) {}
-  void start(const Blocks&, PlanReport&) override {
-    done_ =
-        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                               std::chrono::duration<double>(seconds_));
-  }
-  bool test(const Blocks&, PlanReport&) override { return std::chrono::steady_clock::now() >= done_; }
-  void wait(const Blocks&, PlanReport&) override { std::this_thread::sleep_until(done_); }
+  void start(const Blocks&, PlanReport&) override { done_ = now() + seconds_; }
+  bool test(const Blocks&, PlanReport&) override { return now() >= done_; }
+  void wait(const Blocks&, PlanReport&) override { now() = std::max(now(), done_); }
   std::string name() const override { return name_; }
 
  private:
   std::string name_;
   double seconds_;
-  std::chrono::steady_clock::time_point done_;
+  double done_ = 0;
 };
 
 /// An engine whose executions take `*seconds` (which the test may change).
@@ -111,7 +110,9 @@ struct Watched {
   explicit Watched(std::vector<Contender> contenders, std::optional<ExchangeEngine> known = {})
       : automatic(make_automatic_exchange(
             shape, buffers, std::move(contenders), [this](ExchangeEngine e) { decisions.push_back(e); },
-            known)) {}
+            known, [] { return now(); })) {
+    now() = 0;  // the same sums of seconds, whichever tests ran before
+  }
   /// One execution, as a step runs it: the automatic engine's start, the
   /// message to oneself (`own`, where set) unless the engine ran it, wait.
   void execute() {

@@ -8,7 +8,8 @@
 // waits longer each time; the wisdom's engine is kept without trials but
 // watched.  At every rank count of test_exchange_mpi.
 
-#include "exchange/contest.hpp"  // redist/src: the rounds of trials
+#include "exchange/contest.hpp"       // redist/src: the rounds of trials
+#include "exchange/watch_window.hpp"  // and the watch
 #include "redist/fake_engines.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +23,15 @@ namespace {
 
 using namespace fake_engines;
 
+/// Whether a switch took `windows` windows of the kept engine, a re-trial
+/// and two rounds of trials of `contenders`: one window more where the
+/// seconds watched, summed, round below the re-trial's price they equal.
+void expect_windows_before_trials(int executions, int windows, int contenders) {
+  const int trials = 1 + Contest::min_rounds * contenders;
+  EXPECT_GE(executions, WatchWindow::size * windows + trials) << "a re-trial before its time";
+  EXPECT_LE(executions, WatchWindow::size * (windows + 1) + trials) << "a re-trial after its time";
+}
+
 TEST(AutomaticEngine, SwitchesWhenItsChoiceFallsBehind) {
   double packed = 0.02, typed = 0.002;  // seconds per execution
   Watched w(contenders(packed, typed));
@@ -31,12 +41,13 @@ TEST(AutomaticEngine, SwitchesWhenItsChoiceFallsBehind) {
   EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::datatype});
   EXPECT_EQ(w.buffers.held, (Held{{false, true}})) << "the send side moves in place: its buffer freed";
 
-  // Datatypes fall to 3x packing's time (a busy machine): within a window,
-  // packing's re-trial and the rounds of trials the engine is packing again.
+  // Datatypes fall to 3x packing's time (a busy machine): after a window,
+  // packing's re-trial and two rounds of trials the engine is packing again.
   typed = 0.06;
-  const int executions = w.execute_until("alltoallv", 8 + 1 + 2 * Contest::max_rounds + 1);
+  const int executions = w.execute_until("alltoallv", 8 * 8);
   EXPECT_EQ(w.automatic->name(), "alltoallv")
       << "still on the slow engine after " << executions << " executions";
+  EXPECT_EQ(executions, 8 + 1 + 2 * Contest::min_rounds);
   EXPECT_TRUE(w.automatic->settled());
   EXPECT_EQ(w.decisions, (std::vector{ExchangeEngine::datatype, ExchangeEngine::alltoallv}));
   // Lent for the re-trial that confirmed the fall, then back for the trials.
@@ -80,12 +91,13 @@ TEST(AutomaticEngine, TriesTheRunnerUpAgainAndSwitchesWhereItsTrialsWereUnlucky)
   // Packing is 4x faster than datatypes now, but its measured time says 3x
   // slower: the watch alone (median against 1.5x that time) never switches.
   // The first re-trial prices packing at no more than twice datatypes' time:
-  // due once datatypes have run 32x that (8 windows of 8), then a round of trials.
+  // due once datatypes have run 32x that (8 windows of 8), then two rounds
+  // of trials.
   packed = 0.004;
   const int executions = w.execute_until("alltoallv", 8 * 24);
   EXPECT_EQ(w.automatic->name(), "alltoallv")
       << "still on the slower engine after " << executions << " executions";
-  EXPECT_GE(executions, 8 * 4) << "a re-trial before its time";
+  expect_windows_before_trials(executions, 8, 2);
   EXPECT_EQ(w.decisions, (std::vector{ExchangeEngine::datatype, ExchangeEngine::alltoallv}));
   EXPECT_TRUE(freed_lent_and_held(w.buffers.held)) << ::testing::PrintToString(w.buffers.held);
 }
@@ -104,6 +116,7 @@ TEST(AutomaticEngine, ReTriesANewlyMadeRunnerUpOnlyOnceItIsWarm) {
   warm = 0.003;
   const int executions = w.execute_until("shared", 8 * 24);
   EXPECT_EQ(w.automatic->name(), "shared") << "still packing after " << executions << " executions";
+  expect_windows_before_trials(executions, 8, 3);  // priced at twice packing's time, as above
 }
 
 TEST(AutomaticEngine, ReTriesTheOthersInTurnNotOnlyTheRunnerUp) {
@@ -118,14 +131,13 @@ TEST(AutomaticEngine, ReTriesTheOthersInTurnNotOnlyTheRunnerUp) {
   for (int k = 0; k < 7; ++k) w.execute();
   ASSERT_EQ(w.automatic->name(), "alltoallv");
   shared = 0.002;
-  // Datatypes' re-trial within 8 windows (priced at 2x packing's time),
-  // the shared window's within 24 more (its trials' cost: 60 ms, and 60
-  // for the lead-in before each): 32 windows, allowed 64, since ranks
-  // outnumbering the cores stretch the re-trials' cost more than the
-  // windows' (7 ranks on 2: 35 windows once).  Re-trying only the runner-up
-  // never switches.
+  // Datatypes' re-trial after 8 windows (priced at 2x packing's time),
+  // the shared window's after 24 more (its trials' cost: 60 ms, and 60
+  // for the lead-in before each).  Re-trying only the runner-up never
+  // switches.
   const int executions = w.execute_until("shared", 8 * 64);
   EXPECT_EQ(w.automatic->name(), "shared") << "still packing after " << executions << " executions";
+  expect_windows_before_trials(executions - 1, 8 + 24, 3);  // (less datatypes' re-trial)
   EXPECT_EQ(w.decisions, (std::vector{ExchangeEngine::alltoallv, ExchangeEngine::shared}));
 }
 
@@ -194,6 +206,7 @@ TEST(AutomaticEngine, RanksThatLendDifferentBuffersReTryTogether) {
   packed = 0.004;
   const int executions = w.execute_until("alltoallv", 8 * 24);
   EXPECT_EQ(w.automatic->name(), "alltoallv") << "still on the slower engine after " << executions;
+  expect_windows_before_trials(executions, 8, 2);
   if (even)
     EXPECT_TRUE(freed_lent_and_held(w.buffers.held)) << ::testing::PrintToString(w.buffers.held);
   else
@@ -206,11 +219,11 @@ TEST(AutomaticEngine, KeepsTheWisdomsEngineWithoutTrialsAndWatchesIt) {
   EXPECT_TRUE(w.automatic->settled()) << "decided before any execution";
   EXPECT_EQ(w.automatic->name(), "datatype");
   EXPECT_EQ(w.buffers.held, (Held{{false, true}}));
-  // A window, the runner-up's first trial, a round of trials (and, should a
-  // busy machine spoil that trial, another two windows later).
+  // A window, the runner-up's first trial (unmeasured: due at once), two
+  // rounds of trials.
   const int executions = w.execute_until("alltoallv", 4 * 8 + 1 + 2 * Contest::max_rounds);
   EXPECT_EQ(w.automatic->name(), "alltoallv") << "still on the wisdom's engine after " << executions;
-  EXPECT_GE(executions, 8);
+  EXPECT_EQ(executions, 8 + 1 + 2 * Contest::min_rounds);
   EXPECT_EQ(w.decisions, std::vector{ExchangeEngine::alltoallv});
 }
 

@@ -1,14 +1,12 @@
-// The automatic engine (ARCHITECTURE Sec. 4.8): on the first executions, a
-// warm-up with packing, then rounds of trials (contest.hpp); the fastest
-// stays, what it does not use is freed, the wisdom is told.  Then watched
-// (watch_window.hpp): a window's median past switch_ratio times the
-// runner-up's time has the runner-up timed again at once, the kept engine
-// beside it, and every engine measured again where that confirms the fall,
-// in more windows in a row after each false alarm.  The others are re-tried
-// in turn, the runner-up first, each time the kept engine has run
-// retrial_every times the next one's cost (a busy machine can make a trial
-// look slow: a 256^2 transpose kept packing at 0.17 ms where the shared
-// window, third in its trials, takes 0.04).
+// The automatic engine (ARCHITECTURE Sec. 4.8): on the first executions, a warm-up
+// with packing, then rounds of trials (contest.hpp); the fastest stays, what it does
+// not use is freed, the wisdom is told.  Then watched (watch_window.hpp): a window's
+// median past switch_ratio times the runner-up's time has the runner-up timed again at
+// once, the kept engine beside it, and every engine measured again where that confirms
+// the fall, in more windows in a row after each false alarm.  The others are re-tried in
+// turn, the runner-up first, each time the kept engine has run retrial_every times the
+// next one's cost (a busy machine can make a trial look slow: a 256^2 transpose kept
+// packing at 0.17 ms where the shared window, third in its trials, takes 0.04).
 
 #include "contest.hpp"
 #include "exchange.hpp"
@@ -28,10 +26,11 @@ namespace {
 class AutomaticExchange final : public Exchange {
  public:
   AutomaticExchange(const StepShape& shape, ExchangeBuffers& buffers, std::vector<Contender> contenders,
-                    std::function<void(ExchangeEngine)> decided, std::optional<ExchangeEngine> known)
+                    std::function<void(ExchangeEngine)> decided, std::optional<ExchangeEngine> known,
+                    Clock clock)
       : shape_(shape),
         buffers_(buffers),
-        contest_(shape.comm, std::move(contenders)),
+        contest_(shape.comm, std::move(contenders), std::move(clock)),
         decided_(std::move(decided)) {
     if (known) keep_known(*known);
   }
@@ -43,35 +42,26 @@ class AutomaticExchange final : public Exchange {
     completed_in_start_ = state_ != State::decided;
     if (completed_in_start_) ++report.trial_executions;
     if (state_ == State::measuring) {
-      const double started = MPI_Wtime();
+      const double started = contest_.now();
       const std::size_t k = trial_contender();
       const bool fresh = !contest_[k].exchange;  // (alike on every rank)
       if (!contest_.made(k)) return refused(blocks, report);
       const double seconds = contest_.trial(k, trials_ > 0 ? contest_.lead_ins(k, fresh) : 0, blocks, report);
-      measured(seconds, MPI_Wtime() - started);
+      measured(seconds, contest_.now() - started);
     } else if (state_ == State::retrial) {
       retry(blocks, report);
     } else {
-      const double started = MPI_Wtime();
+      const double started = contest_.now();
       contest_.chosen_exchange().start(blocks, report);
       if (blocks.copy_own) (*blocks.copy_own)();
-      inside_ = MPI_Wtime() - started;
+      inside_ = contest_.now() - started;
     }
   }
   bool test(const Blocks& blocks, PlanReport& report) override {
-    if (completed_in_start_) return true;
-    const double started = MPI_Wtime();
-    const bool done = contest_.chosen_exchange().test(blocks, report);
-    inside_ += MPI_Wtime() - started;
-    if (done) completed();
-    return done;
+    return completed_in_start_ || watched([&] { return contest_.chosen_exchange().test(blocks, report); });
   }
   void wait(const Blocks& blocks, PlanReport& report) override {
-    if (completed_in_start_) return;
-    const double started = MPI_Wtime();
-    contest_.chosen_exchange().wait(blocks, report);
-    inside_ += MPI_Wtime() - started;
-    completed();
+    if (!completed_in_start_) watched([&] { return contest_.chosen_exchange().wait(blocks, report), true; });
   }
 
   std::string name() const override {
@@ -129,7 +119,7 @@ class AutomaticExchange final : public Exchange {
     contest_.choose(k);
     window_.restart();
     spent_ = 0;
-    retried_ = false;
+    last_retried_.reset();
     hold_buffers_of(k);
     if (decided_) decided_(contest_[k].engine);
   }
@@ -163,7 +153,7 @@ class AutomaticExchange final : public Exchange {
   /// buffers it needs, which are freed again after it (as are windows made
   /// for it), then one of the kept engine.
   void retry(const Blocks& blocks, PlanReport& report) {
-    const double started = MPI_Wtime();
+    const double started = contest_.now();
     state_ = State::decided;
     const std::size_t r = retrial_of_;
     const bool fresh = !contest_[r].exchange;
@@ -183,20 +173,26 @@ class AutomaticExchange final : public Exchange {
     contest_.best(r) = contest_.trial(r, contest_.lead_ins(r, fresh), blocks, report);
     contest_.drop(r);
     if (borrows) hold_buffers_of(contest_.chosen());
-    contest_.cost(r) = MPI_Wtime() - started;
+    contest_.cost(r) = contest_.now() - started;
     // The fall, from the kept engine timed the same way in the same
     // stretch: its window holds ranks arriving apart (ARCHITECTURE Sec. 4.8).
     const std::size_t k = contest_.chosen();
     contest_.best(k) = contest_.trial(k, 1, blocks, report);
     contest_.agree_on_times();
     spent_ = 0;
-    retried_ = true;
     last_retried_ = r;
     if (window_.fall_lasted(contest_.best(k) > switch_ratio * contest_.best(r))) measure_again();
   }
 
-  /// A watched execution completed in `inside_` seconds.
-  void completed() { window_.add(inside_); }
+  /// Runs `part` of a watched execution (true: it completed it), timed for the watch.
+  template <class Part>
+  bool watched(Part part) {
+    const double started = contest_.now();
+    const bool completed = part();
+    inside_ += contest_.now() - started;
+    if (completed) window_.add(inside_);
+    return completed;
+  }
 
   /// At a start after every WatchWindow::size watched executions: the median of
   /// the window, slowest rank, against the runner-up (collective).  Re-tries
@@ -204,17 +200,17 @@ class AutomaticExchange final : public Exchange {
   /// measures every contender again if it has), or when a re-trial is due.
   void watch() {
     if (!window_.due() || contest_.size() == 1) return;
-    median_ = window_.median();
-    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &median_, 1, MPI_DOUBLE, MPI_MAX, shape_.comm));
+    double median = window_.median();  // (slowest rank)
+    DISTARRAY_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &median, 1, MPI_DOUBLE, MPI_MAX, shape_.comm));
     const std::size_t r = contest_.runner_up();
-    if (median_ > switch_ratio * contest_.best(r)) return retry_next(r);
+    if (median > switch_ratio * contest_.best(r)) return retry_next(r);
     window_.fall_lasted(false);
-    spent_ += median_ * WatchWindow::size;
+    spent_ += median * WatchWindow::size;
     // The first re-trial since the decision takes the runner-up and prices
     // it at no more than twice the kept engine's time: its trials may have
     // met a busy machine.  Then the others in turn.
-    const std::size_t due = retried_ ? contest_.other_after(last_retried_) : r;
-    const double cost = retried_ ? contest_.cost(due) : std::min(contest_.cost(due), 2 * median_);
+    const std::size_t due = last_retried_ ? contest_.other_after(*last_retried_) : r;
+    const double cost = last_retried_ ? contest_.cost(due) : std::min(contest_.cost(due), 2 * median);
     if (spent_ >= retrial_every * cost) retry_next(due);
   }
 
@@ -232,11 +228,9 @@ class AutomaticExchange final : public Exchange {
   Contest contest_;
   State state_ = State::measuring;
   int trials_ = 0;
-  double median_ = 0;             // the last window's, slowest rank
-  double spent_ = 0;              // seconds watched since the last trial
-  bool retried_ = false;          // a contender tried again since the decision
-  std::size_t retrial_of_ = 0;    // the contender of the re-trial under way
-  std::size_t last_retried_ = 0;  // the last one re-tried when due
+  double spent_ = 0;                         // seconds watched since the last trial
+  std::size_t retrial_of_ = 0;               // the contender of the re-trial under way
+  std::optional<std::size_t> last_retried_;  // the last one re-tried since the decision
   bool completed_in_start_ = false;
   double inside_ = 0;                          // the running execution's seconds inside the engine
   std::optional<ExchangeEngine> remeasuring_;  // the kept engine, while measuring again
@@ -249,9 +243,9 @@ class AutomaticExchange final : public Exchange {
 std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
                                                   std::vector<Contender> contenders,
                                                   std::function<void(ExchangeEngine)> decided,
-                                                  std::optional<ExchangeEngine> known) {
-  return std::make_unique<AutomaticExchange>(shape, buffers, std::move(contenders), std::move(decided),
-                                             known);
+                                                  std::optional<ExchangeEngine> known, Clock clock) {
+  return std::make_unique<AutomaticExchange>(shape, buffers, std::move(contenders), std::move(decided), known,
+                                             std::move(clock));
 }
 
 }  // namespace distarray::detail

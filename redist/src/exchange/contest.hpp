@@ -35,13 +35,16 @@ class Contest {
   static constexpr int max_rounds = PlanReport::most_trial_rounds;
   static constexpr double round_budget_seconds = 0.02;
 
-  Contest(MPI_Comm comm, std::vector<Contender> contenders)
+  Contest(MPI_Comm comm, std::vector<Contender> contenders, Clock clock)
       : comm_(comm),
+        clock_(std::move(clock)),
         contenders_(std::move(contenders)),
         best_(contenders_.size(), unmeasured),
         cost_(contenders_.size(), 0),
         trials_(contenders_.size()) {}
 
+  /// Seconds on the contest's clock.
+  double now() const { return clock_(); }
   std::size_t size() const { return contenders_.size(); }
   const Contender& operator[](std::size_t k) const { return contenders_[k]; }
   std::size_t index_of(ExchangeEngine e) const {
@@ -78,11 +81,11 @@ class Contest {
   /// Runs contender k's execution, start to end, with the step's message
   /// to oneself between (as the step runs it); its seconds.
   double run(std::size_t k, const Blocks& blocks, PlanReport& report) {
-    const double started = MPI_Wtime();
+    const double started = now();
     contenders_[k].exchange->start(blocks, report);
     if (blocks.copy_own) (*blocks.copy_own)();
     contenders_[k].exchange->wait(blocks, report);
-    return MPI_Wtime() - started;
+    return now() - started;
   }
 
   /// Untimed executions of contender k before a timed one: its warm-ups
@@ -195,6 +198,7 @@ class Contest {
   }
 
   MPI_Comm comm_;
+  Clock clock_;
   std::vector<Contender> contenders_;        // packing first
   std::vector<double> best_;                 // each one's time: its trials' lower median, or its re-trial
   std::vector<double> cost_;                 // each one's last trial, making and buffers included

@@ -133,16 +133,20 @@ struct Contender {
   /// ranks, which kept alltoallv at 1.7x the shared engine's time).
   int warm_ups = 0;
 };
+/// The automatic engine's clock, in seconds: MPI_Wtime, or a test's that
+/// its fake engines advance by the times they are set (exact on a busy
+/// machine, and no time slept).
+using Clock = std::function<double()>;
 /// Measures the contenders (packing first) on the first executions, keeps
 /// the fastest and tells `decided` which; measures again where the one
 /// kept falls behind the runner-up's time, and the runner-up once in a
 /// while.  A `known` engine (the wisdom's) is kept from the start, the
 /// others measured once each at the first watches (automatic.cpp;
 /// collective where known: the engine is made here).
-std::unique_ptr<Exchange> make_automatic_exchange(const StepShape& shape, ExchangeBuffers& buffers,
-                                                  std::vector<Contender> contenders,
-                                                  std::function<void(ExchangeEngine)> decided,
-                                                  std::optional<ExchangeEngine> known = {});
+std::unique_ptr<Exchange> make_automatic_exchange(
+    const StepShape& shape, ExchangeBuffers& buffers, std::vector<Contender> contenders,
+    std::function<void(ExchangeEngine)> decided, std::optional<ExchangeEngine> known = {},
+    Clock clock = [] { return MPI_Wtime(); });
 
 // Helpers the engines share (helpers.cpp).
 
