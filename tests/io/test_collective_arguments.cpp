@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -67,6 +68,21 @@ TEST(CollectiveArguments, SeriesStepsOfDifferentArgumentsAreRefusedOnEveryRank) 
       "attributes",
       [&] {
         s.begin_step(3, {{"time", first_or(0.5, 0.25)}});
+      },
+      "ranks disagree on the step's attributes");
+  // Lists whose names and values once read alike: a string holding a
+  // second attribute, an integer and a double of the same value.
+  expect_agreed<UsageError>(
+      "one attribute or two",
+      [&] {
+        s.begin_step(3, first_or<Attributes>({{"a", std::string("x' b='y")}},
+                                             {{"a", std::string("x")}, {"b", std::string("y")}}));
+      },
+      "ranks disagree on the step's attributes");
+  expect_agreed<UsageError>(
+      "attribute types",
+      [&] {
+        s.begin_step(3, first_or<Attributes>({{"n", std::int64_t{1}}}, {{"n", 1.0}}));
       },
       "ranks disagree on the step's attributes");
   s.begin_step(3, {{"time", 0.5}});  // refused before it began: the series takes the step

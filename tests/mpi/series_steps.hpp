@@ -31,9 +31,14 @@ index_t step_mismatches(const DistArray<T, D, M, O>& a, int step) {
   return bad;
 }
 
+/// This launch's file of `stem`, gone, with the step journal a killed
+/// earlier launch may have left beside it (refused then: another file's).
 inline std::string fresh(const std::string& stem) {
   const std::string path = launch_file(stem);
-  if (world_rank() == 0) std::filesystem::remove(path);
+  if (world_rank() == 0) {
+    std::filesystem::remove(path);
+    std::filesystem::remove(path + ".distarray-journal");
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   return path;
 }

@@ -1,6 +1,7 @@
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/io/series.hpp>
 
+#include "exact_text.hpp"
 #include "same_arguments.hpp"
 #include "series_steps.hpp"
 
@@ -28,14 +29,14 @@ bool committed_on_disk(const std::string& path, std::uint64_t step) {
   }
 }
 
-/// An attribute's value as text (exactly: its bits decide the comparison).
-std::string attribute_text(std::int64_t v) { return std::to_string(v); }
-std::string attribute_text(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
+/// An attribute's value as text, with its type, exactly (its bits decide
+/// the comparison) and, where a string, its length: no two lists of
+/// attributes read the same (a string holding "'; b=" once read as two).
+std::string attribute_text(std::int64_t v) { return "int64 " + std::to_string(v); }
+std::string attribute_text(double v) { return "double " + detail::exact_text(v); }
+std::string attribute_text(const std::string& v) {
+  return "string '" + v + "' (" + std::to_string(v.size()) + " chars)";
 }
-std::string attribute_text(const std::string& v) { return "'" + v + "'"; }
 
 }  // namespace
 
@@ -135,7 +136,8 @@ void Series::check_array_name(const std::string& name) const {
 void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
   std::string listed;
   for (const auto& [key, value] : attributes)
-    listed += key + "=" + std::visit([](const auto& v) { return attribute_text(v); }, value) + " ";
+    listed += "'" + key + "' (" + std::to_string(key.size()) +
+              " chars) = " + std::visit([](const auto& v) { return attribute_text(v); }, value) + "; ";
   detail::agree_same_arguments(comm_, "series '" + path_ + "'",
                                {{"the step", std::to_string(step)}, {"the step's attributes", listed}});
   if (step_)

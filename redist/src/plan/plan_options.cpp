@@ -1,8 +1,7 @@
 #include <distarray/redist/plan_options.hpp>
 
 #include "detail/enum_names.hpp"
-
-#include <cstdio>
+#include "exact_text.hpp"  // core/src
 
 namespace distarray {
 
@@ -32,12 +31,7 @@ BufferStaging parse_buffer_staging(std::string_view t) {
   return detail::value_of(staging_names, t, "staging");
 }
 std::string to_string(const PlanOptions& o) {
-  const auto seconds = [](const std::optional<double>& s) {
-    if (!s) return std::string("model");
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", *s);
-    return std::string(text);
-  };
+  const auto seconds = [](const std::optional<double>& s) { return s ? detail::exact_text(*s) : "model"; };
   return "method=" + std::string(to_string(o.method)) + " schedule=" + std::string(to_string(o.schedule)) +
          " exchange=" + std::string(to_string(o.exchange)) + " staging=" + std::string(to_string(o.staging)) +
          " max_message_bytes=" + std::to_string(o.max_message_bytes) + " ts=" + seconds(o.ts) +

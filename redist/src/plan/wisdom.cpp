@@ -4,6 +4,8 @@
 #include <distarray/core/mpi_check.hpp>
 #include <distarray/redist/wisdom.hpp>
 
+#include "exact_text.hpp"  // core/src
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -151,9 +153,7 @@ std::optional<ExchangeEngine> Wisdom::engine(const std::string& key) const {
 }
 
 void Wisdom::record_cost(int ranks, double ts, double te, MPI_Comm comm) {
-  char value[64];
-  std::snprintf(value, sizeof value, "%.17g %.17g", ts, te);
-  record("cost\t" + std::to_string(ranks), value, comm);
+  record("cost\t" + std::to_string(ranks), detail::exact_text(ts) + " " + detail::exact_text(te), comm);
 }
 
 void Wisdom::record_engine(const std::string& key, ExchangeEngine engine, MPI_Comm comm) {
