@@ -1,5 +1,8 @@
 #include <distarray/redist/plan.hpp>
 
+#include "mpi/expect_agreed.hpp"
+#include "mpi/world.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,6 +54,21 @@ TEST(CostModel, OverridesAndTheirValidation) {
   bad.te = -2e-9;
   const auto l = Layout<1>::parse("block on 1", {10});
   EXPECT_THROW((Plan<double, 1>(l, l, MPI_COMM_WORLD, bad)), Error);
+}
+
+TEST(CostModel, OverridesThatDifferBetweenRanksAreRefusedOnEveryRank) {
+  if (testing::world_size() < 2) GTEST_SKIP() << "needs two ranks";
+  // Set on rank 0 alone, DISTARRAY_TS had the others calibrate alone (hung).
+  setenv("DISTARRAY_TE", "1e-9", 1);
+  if (testing::world_rank() == 0) setenv("DISTARRAY_TS", "5e-6", 1);
+  testing::expect_agreed<UsageError>(
+      "a variable on rank 0 alone", [] { cost_model_for(MPI_COMM_WORLD); },
+      "the cost model: ranks disagree on the environment variable DISTARRAY_TS");
+  unsetenv("DISTARRAY_TS");
+  unsetenv("DISTARRAY_TE");
+  testing::expect_agreed<UsageError>(
+      "options", [] { cost_model_for(MPI_COMM_WORLD, testing::first_or(1e-6, 2e-6), 1e-9); },
+      "the cost model: ranks disagree on ts (this rank: ");
 }
 
 // More time per message or per byte never makes a candidate cheaper.

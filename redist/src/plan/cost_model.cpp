@@ -4,6 +4,9 @@
 #include <distarray/redist/cost_model.hpp>
 #include <distarray/redist/wisdom.hpp>
 
+#include "exact_text.hpp"      // core/src
+#include "same_arguments.hpp"  // core/src
+
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -82,6 +85,19 @@ CostModel calibrate_cost_model(MPI_Comm comm) {
 }  // namespace
 
 CostModel cost_model_for(MPI_Comm comm, std::optional<double> ts, std::optional<double> te, Wisdom* wisdom) {
+  // Agreed before anything is read or measured: a variable set on some ranks
+  // only had the others calibrate (collective) alone, a hang, and ranks
+  // given different values chose different plans.
+  const auto given = [](const std::optional<double>& v) { return v ? detail::exact_text(*v) : "none"; };
+  const auto variable = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v ? "'" + std::string(v) + "'" : std::string("unset");
+  };
+  detail::agree_same_arguments(comm, "the cost model",
+                               {{"ts", given(ts)},
+                                {"te", given(te)},
+                                {"the environment variable DISTARRAY_TS", variable("DISTARRAY_TS")},
+                                {"the environment variable DISTARRAY_TE", variable("DISTARRAY_TE")}});
   if (ts) checked_cost_parameter(*ts, "ts");
   if (te) checked_cost_parameter(*te, "te");
   const auto env_ts = from_environment("DISTARRAY_TS");
