@@ -60,6 +60,13 @@ TEST(Nodes, BadEmulationThrowsOnEveryRank) {
                                         "DISTARRAY_EMULATED_NODES must be a whole number");
     unsetenv("DISTARRAY_EMULATED_NODES");
   }
+  if (world_size() < 2) return;
+  // Set on rank 0 alone: rank 0 cut its ranks into two "nodes", the others into one.
+  if (world_rank() == 0) setenv("DISTARRAY_EMULATED_NODES", "2", 1);
+  testing::expect_throw_on_every_rank(
+      [] { detail::node_communicator(MPI_COMM_WORLD); },
+      "node grouping: ranks disagree on the environment variable DISTARRAY_EMULATED_NODES");
+  unsetenv("DISTARRAY_EMULATED_NODES");
 }
 
 TEST(Nodes, RoomIsAgreedOnTheNode) {

@@ -3,6 +3,7 @@
 // whether the node has room for the step's shared windows.
 
 #include "exchange.hpp"
+#include "same_arguments.hpp"  // core/src
 
 #include <distarray/core/detail/collective.hpp>
 #include <distarray/core/error.hpp>
@@ -22,19 +23,20 @@ namespace distarray::detail {
 namespace {
 
 /// DISTARRAY_EMULATED_NODES: cut each node's ranks into this many "nodes"
-/// (1 when unset).  Agreed: a bad value throws on every rank.
+/// (1 when unset).  Agreed first (ranks that cut apart differently would
+/// build different steps), so that a bad value throws on every rank.
 int emulated_nodes(MPI_Comm comm) {
   const char* text = std::getenv("DISTARRAY_EMULATED_NODES");
+  agree_same_arguments(comm, "node grouping",
+                       {{"the environment variable DISTARRAY_EMULATED_NODES",
+                         text ? "'" + std::string(text) + "'" : std::string("unset")}});
+  if (!text) return 1;
   int nodes = 1;
-  bool bad = false;
-  if (text) {
-    const char* end = text + std::strlen(text);
-    const auto [at, error] = std::from_chars(text, end, nodes);
-    bad = error != std::errc() || at != end || nodes < 1;
-  }
-  agree<UsageError>(comm, bad,
-                    "DISTARRAY_EMULATED_NODES must be a whole number of nodes >= 1, not '" +
-                        std::string(text ? text : "") + "'");
+  const char* end = text + std::strlen(text);
+  const auto [at, error] = std::from_chars(text, end, nodes);
+  if (error != std::errc() || at != end || nodes < 1)
+    throw UsageError("DISTARRAY_EMULATED_NODES must be a whole number of nodes >= 1, not '" +
+                     std::string(text) + "'");
   return nodes;
 }
 
