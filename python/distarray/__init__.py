@@ -26,6 +26,8 @@ from ._core import (AllocationError, CheckpointError, Error, LayoutError, MpiErr
                     ShapeMismatch, UsageError)
 from ._array import DistArray, _DeviceBlock  # noqa: F401 (_DeviceBlock: what .local is on a GPU build)
 from ._convert import address as _address
+from ._convert import core_array as _core_array
+from ._convert import core_layout as _core_layout
 from ._convert import dtype_name as _dtype_name
 
 __all__ = ["Layout", "DistArray", "Plan", "Request", "redistribute", "transform", "save", "restore", "Series",
@@ -77,8 +79,9 @@ class Layout:
         return isinstance(other, Layout) and self._layout == other._layout
 
 
-def _arrays(x):
-    return list(x) if isinstance(x, (list, tuple)) else [x]
+def _arrays(x, what):
+    """The compiled arrays of DistArray ``x`` or of a list of them."""
+    return [_core_array(e, what) for e in (x if isinstance(x, (list, tuple)) else [x])]
 
 
 class Request:
@@ -106,16 +109,16 @@ class Plan:
     def __init__(self, source, destination, dtype, comm=None, source_order="C", destination_order="C",
                  **options):
         self.source, self.destination, self.comm = source, destination, comm
-        self._plan = _core.Plan(source._layout, destination._layout, _dtype_name(dtype), _address(comm),
-                                source_order, destination_order, options)
+        self._plan = _core.Plan(_core_layout(source, "source"), _core_layout(destination, "destination"),
+                                _dtype_name(dtype), _address(comm), source_order, destination_order, options)
 
     def execute(self, a, b):
         """Moves ``a`` into ``b``; lists of arrays execute as one batch."""
-        self._plan.execute([x._array for x in _arrays(a)], [x._array for x in _arrays(b)])
+        self._plan.execute(_arrays(a, "a"), _arrays(b, "b"))
 
     def start(self, a, b):
         """Starts moving ``a`` into ``b`` (or lists of them) and returns a Request."""
-        return Request(self._plan.start([x._array for x in _arrays(a)], [x._array for x in _arrays(b)]))
+        return Request(self._plan.start(_arrays(a, "a"), _arrays(b, "b")))
 
     @property
     def report(self):
@@ -131,6 +134,7 @@ def redistribute(a, layout, order=None, node_shared=False, **options):
     """A new array of ``layout`` holding ``a``'s values (a one-off Plan),
     node-shared where ``node_shared`` (with ``exchange="shared"`` it is
     written in one pass)."""
+    _core_array(a, "a")  # (TypeError where it is no DistArray)
     order = a.order if order is None else order
     b = DistArray(layout, a.dtype, a.comm, order, node_shared)
     Plan(a.layout, layout, a.dtype, a.comm, a.order, order, **options).execute(a, b)
@@ -142,8 +146,8 @@ def transform(alpha, op, a, a_at, beta, b, b_at, extent):
     (ScaLAPACK's p?gemr2d, p?tran, p?geadd): sub(B) is the ``extent`` (m, n)
     window of ``b`` at ``b_at`` (0-based), sub(A) the window of ``a`` at
     ``a_at`` that ``op`` ("N", "T" or "C", the conjugate transpose) maps onto it."""
-    _core.transform(alpha, op, a._array, [int(i) for i in a_at], beta, b._array, [int(i) for i in b_at],
-                    [int(i) for i in extent])
+    _core.transform(alpha, op, _core_array(a, "a"), [int(i) for i in a_at], beta, _core_array(b, "b"),
+                    [int(i) for i in b_at], [int(i) for i in extent])
 
 
 from ._io import Series, list_arrays, list_steps, restore, restore_step, save  # noqa: E402 (they use the classes above)

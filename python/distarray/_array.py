@@ -5,6 +5,7 @@ from mpi4py import MPI as _MPI
 
 from . import _core
 from ._convert import address as _address
+from ._convert import core_layout as _core_layout
 from ._convert import dtype_name as _dtype_name
 from ._convert import host_array as _host_array
 from ._convert import in_array_memory as _in_array_memory
@@ -23,7 +24,8 @@ class DistArray:
     (docs/guide.md, the shared engine)."""
 
     def __init__(self, layout, dtype, comm=None, order="C", node_shared=False):
-        core_array = _core.Array(layout._layout, _dtype_name(dtype), _address(comm), order, bool(node_shared))
+        core_array = _core.Array(_core_layout(layout, "layout"), _dtype_name(dtype), _address(comm), order,
+                                 bool(node_shared))
         self._init(layout, core_array, comm)
 
     def _init(self, layout, core_array, comm):

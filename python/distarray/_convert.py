@@ -9,6 +9,23 @@ def address(comm):
     return MPI._addressof(MPI.COMM_WORLD if comm is None else comm)
 
 
+def core_array(x, what):
+    """The compiled array behind DistArray ``x``; TypeError naming ``what`` otherwise."""
+    return _core_of(x, "_array", "DistArray", what)
+
+
+def core_layout(x, what):
+    """The compiled layout behind Layout ``x``; TypeError naming ``what`` otherwise."""
+    return _core_of(x, "_layout", "Layout", what)
+
+
+def _core_of(x, attribute, kind, what):
+    try:
+        return getattr(x, attribute)
+    except AttributeError:
+        raise TypeError(f"{what} must be a distarray.{kind}, not {type(x).__name__}") from None
+
+
 def dtype_name(dtype):
     """numpy's name of a dtype (the core's names: float32, ..., complex128)."""
     return np.dtype(dtype).name

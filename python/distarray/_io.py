@@ -2,6 +2,8 @@
 
 from . import _core
 from ._convert import address as _address
+from ._convert import core_array as _core_array
+from ._convert import core_layout as _core_layout
 from ._convert import dtype_name as _dtype_name
 from ._core import CheckpointError
 
@@ -17,7 +19,7 @@ def _array(layout, core_array, comm):
 def save(path, a, name="array", compress=None):
     """Writes ``a`` as dataset ``name`` of a new checkpoint file (replacing
     ``path`` atomically); ``compress``: a deflate level 1-9."""
-    _core.save(str(path), name, a._array, compress)
+    _core.save(str(path), name, _core_array(a, "a"), compress)
 
 
 def _numpy_dtype(info, path, name):
@@ -33,10 +35,10 @@ def restore(path, name, layout, dtype=None, comm=None, order="C", verify=True):
     """Dataset ``name`` of a checkpoint, in a new array of ``layout`` (any
     layout and rank count); ``dtype`` defaults to the file's; ``verify=False``
     skips the checksum."""
+    target = _core_layout(layout, "layout")
     if dtype is None:
         dtype = _numpy_dtype(_core.checkpoint_info(str(path), name, _address(comm)), path, name)
-    dtype = _dtype_name(dtype)
-    core = _core.restore(str(path), name, layout._layout, dtype, _address(comm), order, bool(verify))
+    core = _core.restore(str(path), name, target, _dtype_name(dtype), _address(comm), order, bool(verify))
     return _array(layout, core, comm)
 
 
@@ -54,7 +56,7 @@ class Series:
         self._series.begin_step(int(step), attributes)
 
     def write(self, name, a, compress=None):
-        self._series.write(name, a._array, compress)
+        self._series.write(name, _core_array(a, "a"), compress)
 
     def commit_step(self):
         self._series.commit_step()
@@ -102,11 +104,12 @@ def restore_step(path, name, layout, dtype=None, comm=None, order="C", step=None
     complete step holding it, as the C++ restore_step chooses) in a new array
     of ``layout``; the step read is the array's ``step`` attribute.  ``dtype``
     and ``verify`` as restore's."""
+    target = _core_layout(layout, "layout")
     if dtype is None:
         step, info = _core.step_array_info(str(path), name, _address(comm), step)
         dtype = _numpy_dtype(info, path, name)
-    core, chosen = _core.restore_step(str(path), name, layout._layout, _dtype_name(dtype), _address(comm),
-                                      order, step, bool(verify))
+    core, chosen = _core.restore_step(str(path), name, target, _dtype_name(dtype), _address(comm), order, step,
+                                      bool(verify))
     a = _array(layout, core, comm)
     a.step = chosen
     return a

@@ -64,3 +64,30 @@ def test_unsupported_dtype_and_order_are_refused_on_every_rank(comm):
     assert raised_everywhere(comm, da.UsageError, lambda: da.DistArray(layout, np.float64, comm, order="K"))
     big = da.Layout("block on 1", (1 << 62,))
     assert raised_everywhere(comm, da.Error, lambda: da.DistArray(big, np.float64, comm))
+
+
+def test_arguments_of_the_wrong_kind_are_type_errors(comm):
+    # A layout's text for a Layout, a numpy array for a DistArray: a
+    # TypeError naming the argument, not an AttributeError from inside.
+    layout = da.Layout(f"block on {comm.size}", (6,))
+    a = da.DistArray(layout, np.float64, comm)
+    text = f"block on {comm.size}"
+    calls = {
+        "layout must be a distarray.Layout, not str": [
+            lambda: da.DistArray(text, np.float64, comm),
+            lambda: da.restore("x.h5", "u", text, comm=comm),
+            lambda: da.restore_step("x.h5", "u", text, comm=comm)],
+        "source must be a distarray.Layout, not str": [lambda: da.Plan(text, layout, np.float64, comm)],
+        "destination must be a distarray.Layout, not str": [lambda: da.Plan(layout, text, np.float64, comm)],
+        "a must be a distarray.DistArray, not ndarray": [
+            lambda: da.Plan(layout, layout, np.float64, comm).execute(np.zeros(6), a),
+            lambda: da.redistribute(np.zeros(6), layout),
+            lambda: da.save("x.h5", np.zeros(6))],
+        "b must be a distarray.DistArray, not list": [
+            lambda: da.Plan(layout, layout, np.float64, comm).start(a, [[a]])],
+        "a must be a distarray.DistArray, not str": [lambda: da.save("x.h5", "u", a)],
+    }
+    for message, refused in calls.items():
+        for call in refused:
+            with pytest.raises(TypeError, match=message):
+                call()
