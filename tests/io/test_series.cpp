@@ -147,6 +147,11 @@ TEST(Series, MisuseIsRefusedOnEveryRank) {
         series.begin_step(1, {{"distarray_step", std::int64_t(1)}});
       },
       "reserved 'distarray_'");
+  expect_throw_on_every_rank(
+      [&] {
+        series.begin_step(1, {{"t", 0.5}, {"t", 0.75}});
+      },
+      "step attribute 't' is given twice");
   expect_throw_on_every_rank([&] { Compression::deflate(12); }, "deflate level 12 is outside 1..9");
   expect_throw_on_every_rank([&] { Series second(path, MPI_COMM_WORLD); }, "another writer has it open");
   series.begin_step(1);

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 namespace distarray {
 
@@ -143,9 +144,12 @@ void Series::begin_step(std::uint64_t step, const Attributes& attributes) {
   if (step_)
     throw UsageError("step " + std::to_string(*step_) + " of series '" + path_ +
                      "' is open: commit_step() or abandon_step() it first");
+  std::set<std::string> keys;
   for (const auto& [key, value] : attributes) {
     if (key.empty() || key.rfind("distarray_", 0) == 0)
       throw UsageError("step attribute name '" + key + "' is empty or starts with the reserved 'distarray_'");
+    if (!keys.insert(key).second)  // (HDF5 refused it once the step had begun)
+      throw UsageError("step attribute '" + key + "' is given twice");
     if (const auto* text = std::get_if<std::string>(&value); text && text->size() > max_attribute_string)
       throw UsageError("step attribute '" + key + "' is a string of " + std::to_string(text->size()) +
                        " bytes; attributes hold at most " + std::to_string(max_attribute_string));
