@@ -158,6 +158,7 @@ TEST(Series, MisuseIsRefusedOnEveryRank) {
   expect_throw_on_every_rank([&] { series.begin_step(2); }, "step 1 of series");
   expect_throw_on_every_rank([&] { series.write("a/b", a); }, "without '/'");
   series.write("a", a);
+  expect_throw_on_every_rank([&] { series.write("a", a); }, "array 'a' is written in step 1 already");
   series.commit_step();
   expect_throw_on_every_rank([&] { save(path, "x", a); }, "is a distarray series");  // (its steps kept below)
   expect_throw_on_every_rank([&] { series.begin_step(1); }, "step 1 is complete in the file already");

@@ -132,6 +132,8 @@ void Series::require_step(const char* what) const {
 void Series::check_array_name(const std::string& name) const {
   if (name.empty() || name.find('/') != std::string::npos)
     throw UsageError("array name '" + name + "' must be non-empty and without '/'");
+  if (file_.exists(step_group(*step_) + "/" + name))  // (the same file's metadata on every rank)
+    throw UsageError("array '" + name + "' is written in step " + std::to_string(*step_) + " already");
 }
 
 void Series::begin_step(std::uint64_t step, const Attributes& attributes) {

@@ -85,6 +85,7 @@ class Series {
 
  private:
   void require_step(const char* what) const;
+  /// UsageError unless `name` is a valid array name not yet written in the open step.
   void check_array_name(const std::string& name) const;
   void reopen();
   /// Rank 0 opens and locks the file at path_, created exclusively when
