@@ -1,5 +1,7 @@
 """Python arguments as the compiled core takes them."""
 
+import operator
+
 import numpy as np
 from mpi4py import MPI
 
@@ -24,6 +26,16 @@ def _core_of(x, attribute, kind, what):
         return getattr(x, attribute)
     except AttributeError:
         raise TypeError(f"{what} must be a distarray.{kind}, not {type(x).__name__}") from None
+
+
+def step_number(step):
+    """A series step as the core takes it: a whole number (numpy's too; a
+    float is a TypeError, not truncated) from 0 to 2^64 - 1."""
+    from ._core import UsageError
+    n = operator.index(step)
+    if not 0 <= n < 1 << 64:
+        raise UsageError(f"step {n} is outside 0 to 2^64 - 1")
+    return n
 
 
 def dtype_name(dtype):

@@ -5,6 +5,7 @@ from ._convert import address as _address
 from ._convert import core_array as _core_array
 from ._convert import core_layout as _core_layout
 from ._convert import dtype_name as _dtype_name
+from ._convert import step_number as _step_number
 from ._core import CheckpointError
 
 # The checkpoint format's element type names, to numpy's (core/element_types.hpp).
@@ -53,7 +54,7 @@ class Series:
         self._series = _core.Series(str(path), _address(comm))
 
     def begin_step(self, step, **attributes):
-        self._series.begin_step(int(step), attributes)
+        self._series.begin_step(_step_number(step), attributes)
 
     def write(self, name, a, compress=None):
         self._series.write(name, _core_array(a, "a"), compress)
@@ -105,6 +106,7 @@ def restore_step(path, name, layout, dtype=None, comm=None, order="C", step=None
     of ``layout``; the step read is the array's ``step`` attribute.  ``dtype``
     and ``verify`` as restore's."""
     target = _core_layout(layout, "layout")
+    step = None if step is None else _step_number(step)
     if dtype is None:
         step, info = _core.step_array_info(str(path), name, _address(comm), step)
         dtype = _numpy_dtype(info, path, name)

@@ -115,6 +115,17 @@ def test_io_errors_on_every_rank(comm):
     del series
     assert raised_everywhere(comm, da.CheckpointError, lambda: da.save(series_path, f64, "x"))
     assert [s["step"] for s in da.list_steps(series_path, comm)] == [1]
+    # Step numbers: whole numbers from 0 (1.5 was taken as step 1).
+    series = da.Series(series_path, comm)
+    with pytest.raises(TypeError):
+        series.begin_step(1.5)
+    with pytest.raises(da.UsageError, match="step -1 is outside 0 to 2"):
+        series.begin_step(-1)
+    with pytest.raises(TypeError):
+        da.restore_step(series_path, "u", layout, comm=comm, step=1.0)
+    series.begin_step(np.int64(2))  # numpy's integers are whole numbers
+    series.abandon_step()
+    del series
     if comm.size > 1:  # names that differ between ranks (a hang before)
         name = "x" if comm.rank == 0 else "z"
         assert raised_everywhere(comm, da.UsageError, lambda: da.save(path, f64, name))
