@@ -29,6 +29,8 @@ from ._convert import address as _address
 from ._convert import core_array as _core_array
 from ._convert import core_layout as _core_layout
 from ._convert import dtype_name as _dtype_name
+from ._convert import whole_number as _whole_number
+from ._convert import whole_numbers as _whole_numbers
 
 __all__ = ["Layout", "DistArray", "Plan", "Request", "redistribute", "transform", "save", "restore", "Series",
            "list_arrays", "list_steps", "restore_step", "Error", "LayoutError", "ShapeMismatch", "MpiError",
@@ -40,7 +42,7 @@ class Layout:
     ``cyclic(b)``, ``*`` per dimension and the grid, e.g. ``"cyclic(64),cyclic(64) on 2x2"``."""
 
     def __init__(self, text, shape):
-        self._layout = _core.Layout(str(text), [int(n) for n in shape])
+        self._layout = _core.Layout(str(text), _whole_numbers(shape, "a shape's extents"))
 
     @classmethod
     def _of(cls, core_layout):
@@ -63,11 +65,11 @@ class Layout:
 
     def local_shape(self, rank):
         """The shape of the local block of ``rank`` ((0, ...) outside the grid)."""
-        return tuple(self._layout.local_shape(int(rank)))
+        return tuple(self._layout.local_shape(_whole_number(rank, "a rank")))
 
     def owner(self, index):
         """The rank that owns the element at global ``index``."""
-        return self._layout.owner([int(i) for i in index])
+        return self._layout.owner(_whole_numbers(index, "an index"))
 
     def __str__(self):
         return str(self._layout)
@@ -146,8 +148,8 @@ def transform(alpha, op, a, a_at, beta, b, b_at, extent):
     (ScaLAPACK's p?gemr2d, p?tran, p?geadd): sub(B) is the ``extent`` (m, n)
     window of ``b`` at ``b_at`` (0-based), sub(A) the window of ``a`` at
     ``a_at`` that ``op`` ("N", "T" or "C", the conjugate transpose) maps onto it."""
-    _core.transform(alpha, op, _core_array(a, "a"), [int(i) for i in a_at], beta, _core_array(b, "b"),
-                    [int(i) for i in b_at], [int(i) for i in extent])
+    _core.transform(alpha, op, _core_array(a, "a"), _whole_numbers(a_at, "a_at"), beta, _core_array(b, "b"),
+                    _whole_numbers(b_at, "b_at"), _whole_numbers(extent, "extent"))
 
 
 from ._io import Series, list_arrays, list_steps, restore, restore_step, save  # noqa: E402 (they use the classes above)

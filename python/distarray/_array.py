@@ -9,6 +9,7 @@ from ._convert import core_layout as _core_layout
 from ._convert import dtype_name as _dtype_name
 from ._convert import host_array as _host_array
 from ._convert import in_array_memory as _in_array_memory
+from ._convert import whole_number as _whole_number
 from ._core import Error, ShapeMismatch
 
 
@@ -124,7 +125,7 @@ class DistArray:
 
     def gather(self, root=0):
         """The whole array on ``root`` (None on the other ranks); collective, for small arrays."""
-        return self._array.gather(int(root))
+        return self._array.gather(_whole_number(root, "root"))
 
     def __repr__(self):
         return f"DistArray({self.layout!r}, {self.dtype}, order='{self.order}')"

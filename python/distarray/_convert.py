@@ -28,11 +28,24 @@ def _core_of(x, attribute, kind, what):
         raise TypeError(f"{what} must be a distarray.{kind}, not {type(x).__name__}") from None
 
 
+def whole_number(value, what):
+    """``value`` as an int: a whole number (numpy's too); anything else, a
+    float included (it would be truncated), is a TypeError naming ``what``."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def whole_numbers(values, what):
+    """The whole numbers of an index, a shape or an extent (whole_number)."""
+    return [whole_number(v, what) for v in values]
+
+
 def step_number(step):
-    """A series step as the core takes it: a whole number (numpy's too; a
-    float is a TypeError, not truncated) from 0 to 2^64 - 1."""
+    """A series step as the core takes it: a whole number from 0 to 2^64 - 1."""
     from ._core import UsageError
-    n = operator.index(step)
+    n = whole_number(step, "a step")
     if not 0 <= n < 1 << 64:
         raise UsageError(f"step {n} is outside 0 to 2^64 - 1")
     return n

@@ -110,8 +110,8 @@ def restore_step(path, name, layout, dtype=None, comm=None, order="C", step=None
     if dtype is None:
         step, info = _core.step_array_info(str(path), name, _address(comm), step)
         dtype = _numpy_dtype(info, path, name)
-    core, chosen = _core.restore_step(str(path), name, target, _dtype_name(dtype), _address(comm), order, step,
-                                      bool(verify))
+    core, chosen = _core.restore_step(str(path), name, target, _dtype_name(dtype), _address(comm), order,
+                                      step, bool(verify))
     a = _array(layout, core, comm)
     a.step = chosen
     return a

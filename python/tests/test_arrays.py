@@ -87,6 +87,10 @@ def test_arguments_of_the_wrong_kind_are_type_errors(comm):
             lambda: da.Plan(layout, layout, np.float64, comm).start(a, [[a]])],
         "a must be a distarray.DistArray, not str": [lambda: da.save("x.h5", "u", a)],
     }
+    # Floats where whole numbers go (they were truncated: a shape of 6.7 was 6).
+    calls["a shape's extents must be a whole number, not 6.7"] = [lambda: da.Layout(text, (6.7,))]
+    calls["an index must be a whole number, not 1.5"] = [lambda: layout.owner((1.5,))]
+    calls["root must be a whole number, not 0.0"] = [lambda: a.gather(root=0.0)]
     for message, refused in calls.items():
         for call in refused:
             with pytest.raises(TypeError, match=message):

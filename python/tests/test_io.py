@@ -117,7 +117,7 @@ def test_io_errors_on_every_rank(comm):
     assert [s["step"] for s in da.list_steps(series_path, comm)] == [1]
     # Step numbers: whole numbers from 0 (1.5 was taken as step 1).
     series = da.Series(series_path, comm)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="a step must be a whole number, not 1.5"):
         series.begin_step(1.5)
     with pytest.raises(da.UsageError, match="step -1 is outside 0 to 2"):
         series.begin_step(-1)
